@@ -38,7 +38,9 @@ static const char synopsis[] =
 	"REASON' a line; the fix must descend from COMMIT in this repository) are set\n"
 	"aside as the runner's own defects, and every finding that sets one aside says so.\n"
 	"A run's runner commit is the one its evident was built from (code.runner),\n"
-	"wherever it was started; code.git.commit in records without it.\n"
+	"wherever it was started; code.git.commit in records without it.  A run whose\n"
+	"runner commit has the same runner code as a named one (src/ outside\n"
+	"src/report/, comments aside) is set aside too.\n"
 	"\n"
 	"Each finding is one line 'FILE:LINE: KIND: message', KIND one of supported,\n"
 	"contradicted (a recorded run says otherwise; 'also stale' when its code has\n"
@@ -126,6 +128,11 @@ int cmd_audit(int argc, const char **argv)
 	if (q.no_store)
 		warning("no store at '%s': every claim is unsupported; run an experiment or pass --store DIR",
 			q.st.root);
+	if (errata.n_unplaced)
+		warning("%zu runner commit(s) of the records (%.12s%s) are not in this repository: the errata "
+			"matched them by name alone, not by their runner code; audit in a repository that holds "
+			"them to read them so",
+			errata.n_unplaced, errata.unplaced[0], errata.n_unplaced > 1 ? ", ..." : "");
 	rc = bad || (strict && c.untraced) ? EV_FAILURES : EV_OK;
 out:
 	query_release_at_exit(&q);

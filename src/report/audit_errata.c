@@ -307,18 +307,23 @@ out:
 	return 0;
 }
 
-/* Entry i covers full commit c in e's repository: c descends from the
- * defective commit and neither is nor descends from the fixing one.  1,
- * 0, or 0 where the repository cannot tell (c not in it). */
+/* Entry i covers full commit c in e's repository: the runner's code at c
+ * (src/ outside src/report/, comments and layout aside: src_changed) is
+ * the defective commit's.  Red team 280: a runner built from one
+ * README-only commit on top of the defective one dodged an erratum that
+ * named the defective one alone; red team 281: matched by ancestry
+ * instead, a merge that names the fix as a parent but keeps the
+ * defective files (git merge -s ours) escaped, and a release branch with
+ * the fix cherry-picked was set aside; by the code itself, the first
+ * two are the defective runner and the third is not.  1, or 0 (also
+ * where the repository cannot tell). */
 static int covers(const struct audit_errata *e, size_t i, const git_oid *c)
 {
-	git_repository *repo = e->repo;
-	git_oid d, f;
-	if (git_oid_fromstr(&d, e->commit[i]) < 0 || git_oid_fromstr(&f, e->fixed[i]) < 0)
+	git_oid d;
+	if (git_oid_fromstr(&d, e->commit[i]) < 0)
 		return 0;
-	if (git_oid_equal(c, &f) || git_graph_descendant_of(repo, c, &f) != 0)
-		return 0; /* has the fix (or cannot tell: not set aside) */
-	return git_graph_descendant_of(repo, c, &d) == 1;
+	int ch = src_changed(e->repo, &d, c);
+	return ch == SRC_NONE || ch == SRC_COMMENTS;
 }
 
 long audit_errata_find(const struct audit_errata *e, const char *runner_commit)
@@ -344,10 +349,17 @@ long audit_errata_find_later(const struct audit_errata *e, const char *runner_co
 	long at = -1;
 	git_oid c;
 	git_commit *cc = NULL;
-	if (git_oid_fromstr(&c, runner_commit) == 0 && git_commit_lookup(&cc, e->repo, &c) == 0)
+	if (git_oid_fromstr(&c, runner_commit) == 0 && git_commit_lookup(&cc, e->repo, &c) == 0) {
 		for (size_t i = 0; at < 0 && i < e->n; i++)
 			if (covers(e, i, &c))
 				at = (long)i;
+	} else {
+		/* a runner commit this repository does not hold: matched by
+		 * name alone, and the audit says so (red team 281: the same
+		 * store read otherwise in the build's own clone) */
+		m->unplaced = xrealloc(m->unplaced, (m->n_unplaced + 1) * sizeof(*m->unplaced));
+		m->unplaced[m->n_unplaced++] = xstrdup(runner_commit);
+	}
 	git_commit_free(cc);
 	m->seen = xrealloc(m->seen, (m->n_seen + 1) * sizeof(*m->seen));
 	m->seen_at = xrealloc(m->seen_at, (m->n_seen + 1) * sizeof(*m->seen_at));
@@ -385,6 +397,9 @@ void audit_errata_release(struct audit_errata *e)
 		free(e->seen[k]);
 	free(e->seen);
 	free(e->seen_at);
+	for (size_t k = 0; k < e->n_unplaced; k++)
+		free(e->unplaced[k]);
+	free(e->unplaced);
 	if (e->repo) {
 		git_repository_free(e->repo);
 		git_libgit2_shutdown();

@@ -8,8 +8,8 @@
  *
  * A defect belongs to a runner build, not to a run: an erratum names the
  * commit of the runner that had the defect and the commit that fixed it,
- * and sets aside every record that runner commit, or a later commit
- * without the fix (audit_errata_find_later), wrote, wherever it was started: a record's runner is its code.runner.commit, the commit the
+ * and sets aside every record that runner commit, or a commit with the
+ * same runner code (audit_errata_find_later), wrote, wherever it was started: a record's runner is its code.runner.commit, the commit the
  * evident that wrote it was built from (record.h record_runner_commit),
  * not its code.git.commit, which names the repository the spec lies in
  * (red team 279: the runner from before red team 274's fix, started in a
@@ -53,6 +53,8 @@ struct audit_errata {
 	char **seen;    /* runner commits already placed (audit_errata_find's cache) */
 	long *seen_at;  /* and the entry each fell under, or -1; n_seen of each */
 	size_t n_seen;
+	char **unplaced; /* runner commits the repository does not hold (matched by name alone) */
+	size_t n_unplaced;
 };
 
 /* Read path into *e (zeroed first) and check every entry in the git
@@ -67,13 +69,14 @@ int audit_errata_load(const char *path, const char *repo_dir, struct audit_errat
  * full or abbreviated): its index into commit[], fixed[] and why[], or
  * -1 when none does. */
 long audit_errata_find(const struct audit_errata *e, const char *runner_commit);
-/* The same, and else the entry that covers it as a later commit of the
- * repository that does not yet have the fix (it descends from the
- * defective commit, and neither is nor descends from the fixing one; red
- * team 280: a runner built from one README-only commit on top of the
- * defective one dodged an erratum that named the defective one alone, 2
- * of 2 stores).  A commit the repository lacks is matched by its name
- * alone.  Cached per commit (the cache is e's). */
+/* The same, and else the entry whose defective commit has the same
+ * runner code as runner_commit in the repository (src/ outside
+ * src/report/, comments and layout aside, as the fix's check reads it):
+ * red team 280's runner built from a README-only commit on top of the
+ * defective one, red team 281's merge that names the fix but keeps the
+ * defective files; a cherry-picked fix is another code, not set aside.
+ * A commit the repository lacks is matched by its name alone and kept in
+ * unplaced[] for the audit to say so.  Cached per commit (e's). */
 long audit_errata_find_later(const struct audit_errata *e, const char *runner_commit);
 /* The same for run r, by its runner's commit: its code.runner.commit,
  * with later commits without the fix (audit_errata_find_later), or, in a

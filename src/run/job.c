@@ -2277,9 +2277,15 @@ static json_t *shape_object(const struct spec *s, const long long *dims)
  * 1 where the problem's extra_shape() keeps key i only because the
  * spec's value is under its cap (rowsum's R at most 37: R 32 stays 32),
  * not because it keeps that key at any scale (attention's head dim D): at
- * the spec's shape with key i doubled, it answers another value there.
- * One boxed call per probe shape (the problem keeps the answers).
+ * the spec's shape with key i at 2^20 (or twice the spec's value, where
+ * that is larger), it answers another value there.  Red team 281: asked
+ * at twice the spec's value only, a cap more than twice it (rowsum's R
+ * at a spec's R 16 asked at 32, under 37) read as kept, and rowtile8.c,
+ * leaving the last R % 8 rows unwritten, was `ok` 18 of 18 and
+ * `validated`.  One boxed call per probe shape (the problem keeps the
+ * answers).
  */
+#define EXTRA_PROBE_VALUE (1LL << 20)
 static int key_capped(const struct run_ctx *c, int i)
 {
 	const struct spec *s = c->s;
@@ -2287,7 +2293,7 @@ static int key_capped(const struct run_ctx *c, int i)
 	memcpy(probe, s->dims, sizeof(long long) * (size_t)s->n_dims);
 	if (probe[i] < 1 || probe[i] > LLONG_MAX / 2)
 		return 0;
-	probe[i] *= 2;
+	probe[i] = 2 * probe[i] > EXTRA_PROBE_VALUE ? 2 * probe[i] : EXTRA_PROBE_VALUE;
 	return problem_extra_shape(&c->plan.problem, probe, out) == 0 && out[i] != probe[i];
 }
 

@@ -90,17 +90,18 @@ expect_contains audit-none.out "claim.md:1: supported: validated tiny/naive"
 cat audit-runner.out
 expect_contains audit-runner.out "claim.md:1: unsupported: validated tiny/naive"
 expect_contains audit-runner.out "set aside by the errata: runner commit $(echo "$RC" | cut -c1-8), fixed in $(echo "$FR" | cut -c1-8)"
-# a defect of the runner's parent commit, fixed only after the runner's
-# commit, covers the runner too (red team 280: a README-only commit on
-# top of a defective one dodged an erratum naming that one alone)
-P=$(git rev-parse -q --verify "$RC^" 2>/dev/null || true)
-if [ -n "$P" ]; then
-	printf '%s %s a defect the runner under test still has\n' "$P" "$FR" > errata-parent.txt
-	"$EVIDENT" audit --store "$S" --errata errata-parent.txt claim.md > audit-parent.out 2>&1
-	cat audit-parent.out
-	expect_contains audit-parent.out "claim.md:1: unsupported: validated tiny/naive"
-	expect_contains audit-parent.out "set aside by the errata: runner commit $(echo "$P" | cut -c1-8), fixed in $(echo "$FR" | cut -c1-8)"
-fi
+# an erratum of another commit with the runner's very code (a docs-only
+# commit on top of it) covers the runner too (red team 280: such a
+# commit dodged an erratum naming the other alone; red team 281: matched
+# by the code, not by ancestry)
+Q=$(git -c user.email=t@t -c user.name=t commit-tree "$RC^{tree}" -p "$RC" -m "t0329: docs on the runner's commit") ||
+	fail "commit-tree"
+FQ=$(fixed_in "$Q")
+printf '%s %s a defect of a commit with the runner code of the runner under test\n' "$Q" "$FQ" > errata-same.txt
+"$EVIDENT" audit --store "$S" --errata errata-same.txt claim.md > audit-same.out 2>&1
+cat audit-same.out
+expect_contains audit-same.out "claim.md:1: unsupported: validated tiny/naive"
+expect_contains audit-same.out "set aside by the errata: runner commit $(echo "$Q" | cut -c1-8), fixed in $(echo "$FQ" | cut -c1-8)"
 # and the checkout's commit is no runner of these records
 "$EVIDENT" audit --store "$S" --errata errata-checkout.txt claim.md > audit-checkout.out 2>&1
 cat audit-checkout.out

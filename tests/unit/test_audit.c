@@ -3062,6 +3062,31 @@ static int load_errata(const char *text, struct audit_errata *e, struct strbuf *
  * "ID REASON" and has another signature: this test does not build
  * against it; the CLI re-run of errata-coin.txt is the before/after.)
  */
+/* A commit with the tree of commit tree_of, on parent p1 (and p2 where
+ * not NULL), no ref moved; its id into out. */
+static void commit_tree_of(git_repository *repo, const git_oid *tree_of, const git_oid *p1, const git_oid *p2,
+			   const char *msg, char *out)
+{
+	git_commit *src, *a, *b = NULL;
+	git_tree *t;
+	git_signature *sg;
+	git_oid id;
+	assert_int_equal(git_commit_lookup(&src, repo, tree_of), 0);
+	assert_int_equal(git_commit_tree(&t, src), 0);
+	assert_int_equal(git_commit_lookup(&a, repo, p1), 0);
+	if (p2)
+		assert_int_equal(git_commit_lookup(&b, repo, p2), 0);
+	assert_int_equal(git_signature_new(&sg, "t", "t@t", 1767225700, 0), 0);
+	const git_commit *ps[2] = { a, b };
+	assert_int_equal(git_commit_create(&id, repo, NULL, sg, sg, NULL, msg, t, p2 ? 2 : 1, ps), 0);
+	git_oid_tostr(out, GIT_OID_HEXSZ + 1, &id);
+	git_signature_free(sg);
+	git_commit_free(b);
+	git_commit_free(a);
+	git_tree_free(t);
+	git_commit_free(src);
+}
+
 static void test_errata(void **state)
 {
 	(void)state;
@@ -3077,23 +3102,14 @@ static void test_errata(void **state)
 	make_commit_with(repo, &o1, "two", "src/fix.c", c2); /* the runner's fix */
 	git_oid_fromstr(&o2, c2);
 	make_commit(repo, &o2, "three", c3);
-	/* beside the fix, without it: c1's tree again, on c1, no ref moved */
-	char c1b[GIT_OID_HEXSZ + 1];
-	{
-		git_commit *p1;
-		git_tree *t1;
-		git_signature *sg;
-		git_oid ob;
-		assert_int_equal(git_commit_lookup(&p1, repo, &o1), 0);
-		assert_int_equal(git_commit_tree(&t1, p1), 0);
-		assert_int_equal(git_signature_new(&sg, "t", "t@t", 1767225700, 0), 0);
-		const git_commit *ps[1] = { p1 };
-		assert_int_equal(git_commit_create(&ob, repo, NULL, sg, sg, NULL, "one, then its docs", t1, 1, ps), 0);
-		git_oid_tostr(c1b, sizeof(c1b), &ob);
-		git_signature_free(sg);
-		git_tree_free(t1);
-		git_commit_free(p1);
-	}
+	/* beside the fix, no ref moved: c1's code on c1 (a README-only
+	 * commit: the defective runner), c2's code on c1 (the fix
+	 * cherry-picked: not it), and c1's code merged with c2 as a parent
+	 * (git merge -s ours: the defective runner) */
+	char c1b[GIT_OID_HEXSZ + 1], cpick[GIT_OID_HEXSZ + 1], cours[GIT_OID_HEXSZ + 1];
+	commit_tree_of(repo, &o1, &o1, NULL, "one, then its docs", c1b);
+	commit_tree_of(repo, &o2, &o1, NULL, "two, cherry-picked onto one", cpick);
+	commit_tree_of(repo, &o1, &o1, &o2, "merge two, keeping one's files", cours);
 	git_oid o3;
 	git_oid_fromstr(&o3, c3);
 	char c4[GIT_OID_HEXSZ + 1], c5[GIT_OID_HEXSZ + 1], c6[GIT_OID_HEXSZ + 1], c7[GIT_OID_HEXSZ + 1],
@@ -3171,7 +3187,11 @@ static void test_errata(void **state)
 	assert_int_equal(audit_errata_find_later(&e, c1b), 0); /* cached */
 	assert_int_equal(audit_errata_find_later(&e, c1), 0);
 	assert_int_equal(audit_errata_find_later(&e, c3), -1);
+	assert_int_equal(audit_errata_find_later(&e, cpick), -1);
+	assert_int_equal(audit_errata_find_later(&e, cours), 0);
+	assert_int_equal((int)e.n_unplaced, 0);
 	assert_int_equal(audit_errata_find_later(&e, "0123456789012345678901234567890123456789"), -1); /* not in it */
+	assert_int_equal((int)e.n_unplaced, 1);
 	out = audit_with("<!-- claim: validated experiment=er variant=er_c -->\n"
 			 "<!-- claim: validated experiment=er variant=er_a -->\n",
 			 &c, &e);
