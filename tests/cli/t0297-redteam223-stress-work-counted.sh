@@ -75,4 +75,9 @@ cat mix
 # toward 1: CI of 2026-12-06 00:37 read hon2x 1.17, hon2t 1.05, hon3
 # 1.09 there; the plain pass holds the line)
 case "$EVIDENT" in *build-san/*) exit 0 ;; esac
-awk '$1 ~ /^hon2/ && $3 < 1.15 { bad = 1 } END { exit bad }' mix || fail "an honest kernel 1.5x cheaper on the timing inputs read a work ratio under 1.15: $(cat mix)"
+# the better of the two at 1.15 or more, neither under 1.0 (before red
+# team 230's fix both read 0.75-1.13, 7 of 7; after, alone on a quiet
+# machine, hon2t read 1.13 beside hon2x's 1.43 in the CI of a0b822efc,
+# 2026-12-07 03:35: each alone is near the noise of its ratio)
+awk '$1 ~ /^hon2/ { n++; if ($3 > best) best = $3; if ($3 < 1.0) low = 1 } END { exit !(n == 2 && best >= 1.15 && !low) }' mix ||
+	fail "the honest kernels 1.5x cheaper on the timing inputs read work ratios under 1.15 (or one under 1.0): $(cat mix)"
