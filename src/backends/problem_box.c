@@ -776,13 +776,12 @@ static int filler_pause(struct problem_filler *f, int pause)
 		 * of 6), so the caller goes on to time nothing until the stop is
 		 * complete: up to the fill's own time limit, then the fill
 		 * fails (20 us polls, 1 ms after the first 50 ms) */
-		double t0 = mono_now(), waited = 0, limit = f->timeout_s > 0 ? f->timeout_s * 1e6 : 60e6;
+		double t0 = mono_now(), limit_s = f->timeout_s > 0 ? f->timeout_s : 60;
 		while (!filler_all_stopped(f)) {
-			if (waited >= limit)
+			double waited_s = mono_now() - t0;
+			if (waited_s >= limit_s)
 				return -1;
-			long ns = waited < 50000 ? 20000 : 1000000;
-			nanosleep(&(struct timespec){ 0, ns }, NULL);
-			waited += ns / 1e3;
+			nanosleep(&(struct timespec){ 0, waited_s < 0.05 ? 20000 : 1000000 }, NULL);
 		}
 		f->stop_wait_us += (mono_now() - t0) * 1e6;
 		f->cpu_at_reply = filler_cpu_us(f);
