@@ -132,8 +132,9 @@ $(BUILD)/obj/base/sandbox_tool.o: ALL_CFLAGS += -I$(BUILD)/gen
 
 # The commit the runner is built from, compiled in (scripts/runner-commit.sh
 # says why: every record names its runner, red team 279): the script runs
-# at every make (FORCE; git rev-parse and a git status of src/, Makefile
-# and mk/, about 25 ms) and the header is replaced only when its text
+# at every make (FORCE; git rev-parse and a git status of every file the
+# build reads: src/, Makefile, mk/, the headers src/ includes and what the
+# last make's dependency files name, red team 282 row 5; about 30 ms) and the header is replaced only when its text
 # changes, so a make with nothing new recompiles nothing; a new commit
 # recompiles src/run/runner_build.c alone and relinks evident (the worker
 # never reaches it: its bytes stay the same from commit to commit).  Its
@@ -141,7 +142,7 @@ $(BUILD)/obj/base/sandbox_tool.o: ALL_CFLAGS += -I$(BUILD)/gen
 # makes at once, and a shared name was moved away under the next (t0040).
 $(BUILD)/gen/runner_commit.h: FORCE
 	@mkdir -p $(dir $@)
-	@t=$@.$$$$.tmp; scripts/runner-commit.sh > $$t && { cmp -s $$t $@ && rm -f $$t || mv $$t $@; }
+	@t=$@.$$$$.tmp; scripts/runner-commit.sh $(BUILD) > $$t && { cmp -s $$t $@ && rm -f $$t || mv $$t $@; }
 $(BUILD)/obj/run/runner_build.o: $(BUILD)/gen/runner_commit.h
 $(BUILD)/obj/run/runner_build.o: ALL_CFLAGS += -I$(BUILD)/gen
 .PHONY: FORCE

@@ -4,7 +4,7 @@
 # every make, replacing the file only when its text changes, and
 # src/run/runner_build.c includes it).
 #
-#   scripts/runner-commit.sh > runner_commit.h
+#   scripts/runner-commit.sh [BUILD] > runner_commit.h
 #
 # Every run, batch and search record names its runner by this commit
 # (code.runner; README "Reading a record"): code.git names the repository
@@ -14,8 +14,16 @@
 # could not reach them (red team 279 rows 1 and 1b).  The commit is the
 # HEAD of the git repository whose top level is this directory (a tree
 # unpacked inside another repository is not that repository's HEAD);
-# dirty is 1 where the runner's sources (src/, the Makefile, mk/) differ
-# from it, tracked or untracked.  Without git, or outside such a
+# dirty is 1 where a file the runner's build reads differs from it, tracked
+# or untracked: src/, the Makefile, mk/, the headers outside src/ that
+# src/ includes (kernels/evident_kernel.h, problems/*.h), and every file of
+# the tree that the build's dependency files (BUILD/obj/**/*.d, the
+# compiler's own list, as the last make left them) name.  Red team 282
+# row 5: src/backends/worker.h includes kernels/evident_kernel.h, and a
+# runner built with that header edited, uncommitted, named its commit with
+# dirty 0 (3 of 3 records) while its sha256 was another build's; the
+# errata's runner code (src/report/audit_errata.c runner_path) is the same
+# set of files.  Without git, or outside such a
 # repository: "unknown" and -1.  make dist copies the built binary, so a
 # dist carries the commit to a host without git.  Exit status 0 either way.
 set -u
@@ -25,7 +33,17 @@ if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$(pwd -P)" ]; then
 	c=$(git rev-parse --verify -q HEAD 2>/dev/null || true)
 	if [ -n "$c" ]; then
 		commit=$c
-		if s=$(git status --porcelain --untracked-files=normal -- src Makefile mk 2>/dev/null); then
+		# the dependency files' paths: the words not ending in ':' (the
+		# targets, -MP's phony lines), relative (the system's headers lie
+		# outside the tree) and not the build's own generated headers
+		deps=
+		if [ -n "${1:-}" ] && [ -d "$1/obj" ]; then
+			deps=$(find "$1/obj" -name '*.d' -exec cat {} + 2>/dev/null | tr ' \\' '\n\n' |
+				grep -v -e ':$' -e '^/' -e '^$' -e "^$1/" | sort -u)
+		fi
+		# $deps unquoted: one path a word (make's paths hold no blanks)
+		if s=$(git status --porcelain --untracked-files=normal -- src Makefile mk kernels/evident_kernel.h \
+			'problems/*.h' $deps 2>/dev/null); then
 			if [ -n "$s" ]; then dirty=1; else dirty=0; fi
 		fi
 	fi

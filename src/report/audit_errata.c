@@ -63,68 +63,183 @@ static int resolve(git_repository *repo, const char *id, char out[GIT_OID_HEXSZ 
 }
 
 /*
- * The code of a C source, without what a compiler ignores, into out: each
- * comment is blank space (as the C standard makes it), and a run of blank
- * space becomes "\n" when it holds a line break (a preprocessor line ends
- * there), else one space between two word bytes or two punctuators (where
- * removing it could join two tokens: "a - -b", "int x"), else nothing.
- * String and character literals are kept as written.  Two sources whose
- * codes are equal differ in comments and layout only (red team 47).  A
- * conservative approximation: layout that changes nothing a compiler sees
- * ("x = -1" for "x=-1") still reads as a change.
+ * The code of a C source as its tokens, without what a compiler ignores,
+ * into out: lines joined where a backslash ends them, each comment and
+ * all blank space between two tokens removed, the tokens written one
+ * space apart, and the end of a preprocessor directive (a line whose
+ * first token is '#') written "\n", the one line break a compiler reads.
+ * A token is a word (an identifier, a keyword or a number: letters,
+ * digits, '_', '.', and a sign after an exponent's e, E, p or P), a
+ * string or character literal with its prefix (kept as written, escapes
+ * and all), or a punctuator, the longest that matches ("--" is one, "- -"
+ * two).  Two sources whose codes are equal differ in comments and layout
+ * only (red team 47), and layout never reads as code: red team 282 row 3's
+ * runner of the defective commit with "int rc =-1;" for "int rc = -1;"
+ * escaped its erratum (validated supported 2 of 2) while this kept the
+ * space between two punctuators as code, and row 4's layout-only "fix"
+ * passed verify.  (A header name in <...> is read as punctuators and
+ * words, so "<a.h>" and "< a.h >", which a compiler may read apart, are
+ * the same here.)
  */
-static void code_text(const char *s, size_t n, struct strbuf *out)
+static const char *const c_puncts[] = { "%:%:", "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=",
+					"==", "!=", "&&", "||", "*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##",
+					"<:", ":>", "<%", "%>", "%:" };
+
+static int word_byte(unsigned char c)
 {
-	const char *e = s + n;
-	int gap = 0, nl = 0; /* blank space (and a line break in it) since the last byte kept */
+	return isalnum(c) || c == '_' || c >= 0x80;
+}
+
+/* The end of the C token at s (s < e, not blank space or a comment). */
+static const char *c_token_end(const char *s, const char *e)
+{
+	const char *t = s;
+	if (isdigit((unsigned char)*s) || (*s == '.' && s + 1 < e && isdigit((unsigned char)s[1]))) {
+		for (t = s + 1; t < e; t++)
+			if (!word_byte((unsigned char)*t) && *t != '.' &&
+			    !((*t == '+' || *t == '-') && strchr("eEpP", t[-1])))
+				break;
+		return t;
+	}
+	if (word_byte((unsigned char)*s)) {
+		while (t < e && word_byte((unsigned char)*t))
+			t++;
+		/* a literal's prefix (L"x", u8"x") is the literal's */
+		size_t n = (size_t)(t - s);
+		int prefix = (n == 1 && strchr("LuU", *s)) || (n == 2 && s[0] == 'u' && s[1] == '8');
+		if (!prefix || t == e || (*t != '"' && *t != '\''))
+			return t;
+		s = t;
+	}
+	if (*s == '"' || *s == '\'') {
+		/* a literal, escapes and all, to its closing quote or the line's end */
+		char q = *s;
+		t = s + 1;
+		while (t < e && *t != q && *t != '\n')
+			t += *t == '\\' && t + 1 < e ? 2 : 1;
+		return t < e && *t == q ? t + 1 : t;
+	}
+	for (size_t k = 0; k < sizeof(c_puncts) / sizeof(*c_puncts); k++) {
+		size_t n = strlen(c_puncts[k]);
+		if ((size_t)(e - s) >= n && !memcmp(s, c_puncts[k], n))
+			return s + n;
+	}
+	return s + 1;
+}
+
+static void code_text(const char *src, size_t len, struct strbuf *out)
+{
+	struct strbuf sp = STRBUF_INIT; /* src with its backslash-newlines removed */
+	for (size_t i = 0; i < len; i++) {
+		if (src[i] == '\\' && i + 1 < len && src[i + 1] == '\n')
+			i++;
+		else if (src[i] == '\\' && i + 2 < len && src[i + 1] == '\r' && src[i + 2] == '\n')
+			i += 2;
+		else
+			strbuf_addch(&sp, src[i]);
+	}
+	const char *s = strbuf_str(&sp), *e = s + sp.len;
+	int line_start = 1, directive = 0;
 	while (s < e) {
 		if (*s == '/' && s + 1 < e && s[1] == '*') {
 			const char *t = s + 2;
 			while (t + 1 < e && !(t[0] == '*' && t[1] == '/'))
 				t++;
 			s = t + 1 < e ? t + 2 : e;
-			gap = 1;
 			continue;
 		}
 		if (*s == '/' && s + 1 < e && s[1] == '/') {
 			while (s < e && *s != '\n')
 				s++;
-			gap = 1;
 			continue;
 		}
-		if (isspace((unsigned char)*s)) {
-			nl |= *s == '\n';
-			gap = 1;
+		if (*s == '\n') {
+			if (directive)
+				strbuf_addch(out, '\n');
+			directive = 0;
+			line_start = 1;
 			s++;
 			continue;
 		}
-		if (gap && out->len) {
-			unsigned char p = (unsigned char)out->buf[out->len - 1], c = (unsigned char)*s;
-			int wp = isalnum(p) || p == '_', wc = isalnum(c) || c == '_';
-			if (nl)
-				strbuf_addch(out, '\n');
-			else if (wp == wc && p != '\n')
-				strbuf_addch(out, ' ');
-		}
-		gap = nl = 0;
-		if (*s == '"' || *s == '\'') {
-			/* a literal, escapes and all, to its closing quote or the line's end */
-			char q = *s;
-			const char *t = s + 1;
-			while (t < e && *t != q && *t != '\n')
-				t += *t == '\\' && t + 1 < e ? 2 : 1;
-			t = t < e && *t == q ? t + 1 : t;
-			strbuf_add(out, s, (size_t)(t - s));
-			s = t;
+		if (isspace((unsigned char)*s)) {
+			s++;
 			continue;
 		}
-		strbuf_addch(out, *s++);
+		const char *t = c_token_end(s, e);
+		if (out->len && out->buf[out->len - 1] != '\n')
+			strbuf_addch(out, ' ');
+		if (line_start && (*s == '#' || (t - s == 2 && !memcmp(s, "%:", 2))))
+			directive = 1;
+		line_start = 0;
+		strbuf_add(out, s, (size_t)(t - s));
+		s = t;
+	}
+	strbuf_release(&sp);
+}
+
+/*
+ * The same for a makefile (the Makefile, mk/ *.mk: the runner's build
+ * reads them, red team 282 row 4): a '#' outside $(...) and ${...}, not
+ * escaped, begins a comment to the line's end (and onto the next line
+ * where a backslash ends it); a recipe line (one that starts with a tab:
+ * the shell reads it) is kept as written but for its trailing blanks; any
+ * other line's runs of blanks become one space, its ends trimmed; empty
+ * lines are dropped.  Conservative: a recipe's layout, or a line broken
+ * with a backslash elsewhere, still reads as a change.
+ */
+static void make_text(const char *s, size_t n, struct strbuf *out)
+{
+	const char *e = s + n;
+	int comment = 0; /* this line goes on with the comment a backslash ended the last one in */
+	while (s < e) {
+		const char *le = memchr(s, '\n', (size_t)(e - s));
+		le = le ? le : e;
+		const char *end = comment ? s : le; /* where this line's code ends */
+		int recipe = !comment && *s == '\t', depth = 0;
+		for (const char *p = s; !comment && !recipe && p < le; p++) {
+			if (*p == '\\' && p + 1 < le)
+				p++;
+			else if (*p == '$' && p + 1 < le && (p[1] == '(' || p[1] == '{'))
+				depth++, p++;
+			else if ((*p == ')' || *p == '}') && depth)
+				depth--;
+			else if (*p == '#' && !depth) {
+				end = p;
+				break;
+			}
+		}
+		comment = end < le && le[-1] == '\\' && (le - 1 == end || le[-2] != '\\');
+		while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+			end--;
+		size_t at = out->len;
+		if (recipe) {
+			if (end - s > 1)
+				strbuf_add(out, s, (size_t)(end - s));
+		} else {
+			int gap = 0;
+			for (const char *p = s; p < end; p++) {
+				if (*p == ' ' || *p == '\t') {
+					gap = 1;
+					continue;
+				}
+				if (gap && out->len > at)
+					strbuf_addch(out, ' ');
+				gap = 0;
+				strbuf_addch(out, *p);
+			}
+		}
+		if (out->len > at)
+			strbuf_addch(out, '\n');
+		s = le < e ? le + 1 : e;
 	}
 }
 
-/* The code (code_text) of the blob id into out; empty for a zero id (a file
- * that one side lacks).  0, or -1 (git_error_last says why). */
-static int blob_code(git_repository *repo, const git_oid *id, struct strbuf *out)
+enum { RUNNER_NONE, RUNNER_C, RUNNER_MAKE }; /* runner_path's kinds of file */
+
+/* The code of the blob id into out, read as the kind of runner file it
+ * is (runner_path: code_text for C, make_text for a makefile); empty for a
+ * zero id (a file that one side lacks).  0, or -1 (git_error_last says why). */
+static int blob_code(git_repository *repo, const git_oid *id, int kind, struct strbuf *out)
 {
 	git_blob *blob = NULL;
 	strbuf_reset(out);
@@ -132,22 +247,50 @@ static int blob_code(git_repository *repo, const git_oid *id, struct strbuf *out
 		return 0;
 	if (git_blob_lookup(&blob, repo, id) < 0)
 		return -1;
-	code_text(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), out);
+	if (kind == RUNNER_MAKE)
+		make_text(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), out);
+	else
+		code_text(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), out);
 	git_blob_free(blob);
 	return 0;
 }
 
-/* Is path the runner's, the code that makes records?  Under src/, not
- * src/report/ (the readers: red team 49's "fix" was a plot colour in
- * src/report/svg.c, real code no run reaches). */
+/*
+ * Is path the runner's, a file its build reads (the code that makes
+ * records)?  RUNNER_C: under src/, not src/report/ (the readers: red team
+ * 49's "fix" was a plot colour in src/report/svg.c, real code no run
+ * reaches), and the headers outside src/ that src/ compiles in,
+ * kernels/evident_kernel.h and problems/ *.h (src/backends/worker.h and
+ * problem.h include them: red team 282 row 5, a runner built with that
+ * header edited was "the same runner code"); RUNNER_MAKE: the Makefile and
+ * mk/ *.mk, which say how it is built (red team 282 row 4: an erratum whose
+ * defective commit changed the Makefile alone set aside the runners built
+ * before it, whose src/ was the defect's).  scripts/runner-commit.sh's
+ * dirty check reads the same files (and whatever else the build's
+ * dependency files name).  0 where it is none of these.
+ */
+static const char *const runner_pathspec[] = { "src/", "kernels/", "problems/", "Makefile", "mk/" };
 static int runner_path(const char *path)
 {
-	return path && !strncmp(path, "src/", 4) && strncmp(path, "src/report/", 11);
+	if (!path)
+		return RUNNER_NONE;
+	if (!strncmp(path, "src/", 4))
+		return strncmp(path, "src/report/", 11) ? RUNNER_C : RUNNER_NONE;
+	if (!strcmp(path, "kernels/evident_kernel.h"))
+		return RUNNER_C;
+	size_t n = strlen(path);
+	if (!strncmp(path, "problems/", 9) && !strchr(path + 9, '/') && n > 11 && !strcmp(path + n - 2, ".h"))
+		return RUNNER_C;
+	if (!strcmp(path, "Makefile") || (!strncmp(path, "mk/", 3) && !strchr(path + 3, '/') && n > 6 &&
+					  !strcmp(path + n - 3, ".mk")))
+		return RUNNER_MAKE;
+	return RUNNER_NONE;
 }
 
 /* What changed in the runner's sources (runner_path) between commits a
- * and b: SRC_CODE (code a compiler reads), SRC_COMMENTS (comments and
- * layout only: code_text), SRC_NONE, or -1 (git_error_last says why). */
+ * and b: SRC_CODE (code a compiler or make reads), SRC_COMMENTS (comments
+ * and layout only: code_text, make_text), SRC_NONE, or -1 (git_error_last
+ * says why). */
 enum { SRC_NONE, SRC_COMMENTS, SRC_CODE };
 static int src_changed(git_repository *repo, const git_oid *a, const git_oid *b)
 {
@@ -155,11 +298,10 @@ static int src_changed(git_repository *repo, const git_oid *a, const git_oid *b)
 	git_tree *ta = NULL, *tb = NULL;
 	git_diff *diff = NULL;
 	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
-	char *spec[] = { "src/" };
 	git_diff_options o;
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
-	o.pathspec.strings = spec;
-	o.pathspec.count = 1;
+	o.pathspec.strings = (char **)runner_pathspec;
+	o.pathspec.count = sizeof(runner_pathspec) / sizeof(*runner_pathspec);
 	int rc = -1;
 	if (git_commit_lookup(&ca, repo, a) < 0 || git_commit_lookup(&cb, repo, b) < 0 || git_commit_tree(&ta, ca) < 0 ||
 	    git_commit_tree(&tb, cb) < 0 || git_diff_tree_to_tree(&diff, repo, ta, tb, &o) < 0)
@@ -168,10 +310,12 @@ static int src_changed(git_repository *repo, const git_oid *a, const git_oid *b)
 	rc = SRC_NONE;
 	for (size_t i = 0; i < n && rc != SRC_CODE; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		if (!runner_path(d->old_file.path) && !runner_path(d->new_file.path))
+		int kind = runner_path(d->new_file.path);
+		kind = kind ? kind : runner_path(d->old_file.path);
+		if (!kind)
 			continue;
 		rc = SRC_COMMENTS;
-		if (blob_code(repo, &d->old_file.id, &x) < 0 || blob_code(repo, &d->new_file.id, &y) < 0) {
+		if (blob_code(repo, &d->old_file.id, kind, &x) < 0 || blob_code(repo, &d->new_file.id, kind, &y) < 0) {
 			rc = -1;
 			break;
 		}
@@ -191,7 +335,9 @@ out:
 
 /* Check entry i (file line line) in repo: both commits resolve (made
  * full), the fix descends from the defect and changes the code of the
- * runner's sources (runner_path: src/ outside src/report/; comments and layout are not code).  0, or -1 with err. */
+ * runner's sources (runner_path: src/ outside src/report/, the headers it
+ * compiles in, the Makefile and mk/; comments and layout are not code).
+ * 0, or -1 with err. */
 static int verify(git_repository *repo, struct audit_errata *e, size_t i, const char *path, int line,
 		  struct strbuf *err)
 {
@@ -222,16 +368,24 @@ static int verify(git_repository *repo, struct audit_errata *e, size_t i, const 
 		return -1;
 	}
 	if (changed == SRC_NONE) {
-		strbuf_addf(err, "%s: the fixing commit %.12s changes nothing under src/ outside src/report/ since "
-			    "%.12s: a runner's defect is fixed in the runner's sources, the code that makes records "
-			    "(not the report, docs or tests)", where, f, c);
+		strbuf_addf(err, "%s: the fixing commit %.12s changes nothing in the runner's sources (src/ outside "
+			    "src/report/, kernels/evident_kernel.h, problems/*.h, the Makefile, mk/) since %.12s: a "
+			    "runner's defect is fixed in the runner's sources, the code that makes records (not the "
+			    "report, docs or tests)", where, f, c);
 		return -1;
 	}
 	/* a comment is no fix (red team 47: the same chain, each link a
-	 * one-line comment in src/run/outcome.c, set aside 9 of 10 runs) */
+	 * one-line comment in src/run/outcome.c, set aside 9 of 10 runs), nor
+	 * is layout (red team 282 row 4: "int rc =-1;" for "int rc = -1;"
+	 * passed as the fix of a Makefile-only defect, and the erratum set
+	 * aside 5 of 5 claims' runs built before it): a defective commit and
+	 * a fix that build the same runner code tell no runner from another,
+	 * so the erratum would set aside what the fix still builds */
 	if (changed == SRC_COMMENTS) {
-		strbuf_addf(err, "%s: the fixing commit %.12s changes only comments and layout under src/ since "
-			    "%.12s: a runner's defect is fixed by changing the runner's code", where, f, c);
+		strbuf_addf(err, "%s: the fixing commit %.12s changes only comments and layout in the runner's sources "
+			    "since %.12s: a runner's defect is fixed by changing the runner's code (the two commits "
+			    "build the same runner code, so this erratum would set aside nothing the fix does not "
+			    "build too)", where, f, c);
 		return -1;
 	}
 	free(e->commit[i]);
@@ -308,15 +462,19 @@ out:
 }
 
 /* Entry i covers full commit c in e's repository: the runner's code at c
- * (src/ outside src/report/, comments and layout aside: src_changed) is
+ * (runner_path: src/ outside src/report/, the headers it compiles in, the
+ * Makefile and mk/; comments and layout aside, by tokens: src_changed) is
  * the defective commit's.  Red team 280: a runner built from one
  * README-only commit on top of the defective one dodged an erratum that
  * named the defective one alone; red team 281: matched by ancestry
  * instead, a merge that names the fix as a parent but keeps the
  * defective files (git merge -s ours) escaped, and a release branch with
  * the fix cherry-picked was set aside; by the code itself, the first
- * two are the defective runner and the third is not.  1, or 0 (also
- * where the repository cannot tell). */
+ * two are the defective runner and the third is not.  Red team 282: the
+ * defective runner rebuilt with one line's layout changed escaped (row 3;
+ * code_text now reads tokens), and runners built before a Makefile-only
+ * defect were set aside (row 4; the Makefile is the runner's code now, so
+ * they differ from it).  1, or 0 (also where the repository cannot tell). */
 static int covers(const struct audit_errata *e, size_t i, const git_oid *c)
 {
 	git_oid d;

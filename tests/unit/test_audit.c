@@ -3259,7 +3259,7 @@ static void test_errata(void **state)
 	assert_int_equal(load_errata(text, &e, &err), -1);
 	free(text);
 	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
-	assert_non_null(strstr(strbuf_str(&err), "changes nothing under src/ outside src/report/ since"));
+	assert_non_null(strstr(strbuf_str(&err), "changes nothing in the runner's sources (src/ outside src/report/"));
 	assert_int_equal((int)e.n, 0);
 	/* a later commit that changes only comments and layout under src/
 	 * (red team 47: the chain again, each link a one-line comment) */
@@ -3267,7 +3267,7 @@ static void test_errata(void **state)
 	assert_int_equal(load_errata(text, &e, &err), -1);
 	free(text);
 	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
-	assert_non_null(strstr(strbuf_str(&err), "changes only comments and layout under src/ since"));
+	assert_non_null(strstr(strbuf_str(&err), "changes only comments and layout in the runner's sources since"));
 	assert_int_equal((int)e.n, 0);
 	/* a comment's markers inside a string literal are code; so is the
 	 * space that keeps "- -y" from reading "--y" */
@@ -3282,7 +3282,7 @@ static void test_errata(void **state)
 	assert_int_equal(load_errata(text, &e, &err), -1);
 	free(text);
 	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
-	assert_non_null(strstr(strbuf_str(&err), "changes nothing under src/ outside src/report/ since"));
+	assert_non_null(strstr(strbuf_str(&err), "changes nothing in the runner's sources (src/ outside src/report/"));
 	text = xstrfmt("%s %s stale reference\n", c8, c10);
 	assert_int_equal(load_errata(text, &e, &err), 0);
 	free(text);
