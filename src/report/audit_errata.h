@@ -22,11 +22,14 @@
  * supported).  The audit checks, in the repository, that both commits
  * exist, that the fixing one descends from the defective one
  * (git_graph_descendant_of) and that it changed the code of the runner,
- * the sources that make records (src/ outside src/report/: red team 49's
- * "fix" was a plot colour in src/report/svg.c, which no run reaches), not
- * only comments and layout (red teams 46 and 47: chains of empty and of
- * comment-only commits, each "fixed in" the next); a file that fails is
- * refused whole.  A claim whose own row a record set aside is
+ * the sources that make records, every file its build reads (src/
+ * outside src/report/: red team 49's "fix" was a plot colour in
+ * src/report/svg.c, which no run reaches; the headers it compiles in,
+ * kernels/evident_kernel.h and problems/ *.h, and the Makefile and mk/:
+ * red team 282 rows 4 and 5), not only comments and layout, compared by
+ * tokens (red teams 46 and 47: chains of empty and of comment-only
+ * commits, each "fixed in" the next; red team 282: a layout-only "fix");
+ * a file that fails is refused whole.  A claim whose own row a record set aside is
  * unsupported, and every value or verdict finding counts the rows of its
  * code set aside.  The
  * reason is printed wherever a record is set aside, so the decision is in
@@ -59,8 +62,9 @@ struct audit_errata {
 
 /* Read path into *e (zeroed first) and check every entry in the git
  * repository at or above repo_dir: both commits resolve, the fixing one
- * descends from the defective one and changes code under src/ outside
- * src/report/.  0, or -1
+ * descends from the defective one and changes the runner's code (src/
+ * outside src/report/, the headers it compiles in, the Makefile, mk/;
+ * by tokens).  0, or -1
  * with "path:LINE: what" in *err (the file unreadable, a malformed line, a
  * commit the repository lacks, a fix that is not a later commit or changes
  * no runner code); *e is then empty. */
@@ -70,8 +74,10 @@ int audit_errata_load(const char *path, const char *repo_dir, struct audit_errat
  * -1 when none does. */
 long audit_errata_find(const struct audit_errata *e, const char *runner_commit);
 /* The same, and else the entry whose defective commit has the same
- * runner code as runner_commit in the repository (src/ outside
- * src/report/, comments and layout aside, as the fix's check reads it):
+ * runner code as runner_commit in the repository (the same files,
+ * comments and layout aside, as the fix's check reads it; red team 282:
+ * a layout-only rebuild of the defective runner is it, a runner built
+ * before a Makefile-only defect is not):
  * red team 280's runner built from a README-only commit on top of the
  * defective one, red team 281's merge that names the fix but keeps the
  * defective files; a cherry-picked fix is another code, not set aside.
