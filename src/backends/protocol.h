@@ -195,8 +195,12 @@ struct proto {
 	 * drives every sample itself (run/host_clock.c) and fills samples,
 	 * caps, warmup, method and timing_n.  0: go on to fini; -1: stop (the
 	 * violation, failure or the caller's own flag says why).  NULL:
-	 * timing_ready is a violation. */
+	 * timing_ready is a violation.  With timed 0 (the host extra shape's
+	 * worker, which must not be told from a timed one: red team 282),
+	 * one timing_ready after the seeds is answered by drive too, which
+	 * ends the job with no sample (host_clock_end). */
 	int (*drive)(struct proto *p, void *ctx, int reply_fd);
+	int untimed_ready;          /* 1: that untimed timing_ready came */
 	void *drive_ctx;
 	/* With drive: called on calibrate_ready, the host worker's first
 	 * message after its go, before it loads the problem or the kernel:

@@ -1655,6 +1655,22 @@ int host_clock_calibrate(struct proto *p, void *ctx, int reply_fd)
 	return 0;
 }
 
+/*
+ * The host extra shape's drive (kexec.c parent_clock_prepare, red team
+ * 282): its worker was calibrated, handed the shared memory at
+ * HOST_SHM_FD and told it is timed, as the main job's worker is, so that
+ * nothing its kernel can read before or during its seeds tells the two
+ * apart; at its timing_ready the parent ends it (HOST_END) with no
+ * sample.  0, or -1 as host_clock_calibrate.
+ */
+int host_clock_end(struct proto *p, void *ctx, int reply_fd)
+{
+	(void)ctx;
+	if (write(reply_fd, &(char){ HOST_END }, 1) != 1)
+		return proto_violate(p, "the worker stopped reading at its timing_ready");
+	return 0;
+}
+
 int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 {
 	struct host_clock *hc = ctx;

@@ -41,7 +41,14 @@ const struct kexec kexec_host_in_process = { .name = "in_process", .trust = "hos
 /* ---- parent_clock: the host backend's timed job ---------------------------- */
 
 /* The parent times the samples, in memory it shares with the worker
- * (host_clock.c). */
+ * (host_clock.c).  The extra shape's job (untimed: w->job.timing 0) is
+ * prepared the same way, its shared memory at its own shape, its worker
+ * calibrated and handed that memory at HOST_SHM_FD; only its drive
+ * differs, ending it at its timing_ready (host_clock_end).  Red team 282:
+ * its worker had no descriptor 6 and ran no calibration, and a kernel
+ * that asked fcntl(6, F_GETFD) in init was exact there alone (phasetail:
+ * ok 18 of 18, validated supported 2 of 2, while wrong at 63 of every 64
+ * values of C in every timed worker). */
 static int parent_clock_prepare(struct run_ctx *c, struct wrun *w)
 {
 	const struct problem *pr = &c->plan.problem;
@@ -49,7 +56,7 @@ static int parent_clock_prepare(struct run_ctx *c, struct wrun *w)
 	hc->pr = pr;
 	hc->job = &w->job;
 	hc->filler = NULL;
-	if (pr->remote) {
+	if (pr->remote && w->job.timing) { /* the extra shape fills nothing here */
 		/* a described problem's fill() runs in a box of its own
 		 * (problem_box.c), the problem's for the run's timed jobs,
 		 * started (on the first) before the worker, so that its start
@@ -77,7 +84,7 @@ static int parent_clock_prepare(struct run_ctx *c, struct wrun *w)
 	hc->handshake_us = NAN;
 	hc->thread_cost_us = NAN;
 	w->proto.calibrate = host_clock_calibrate;
-	w->proto.drive = host_clock_drive;
+	w->proto.drive = w->job.timing ? host_clock_drive : host_clock_end;
 	w->proto.drive_ctx = hc;
 	return KEXEC_GO;
 }
@@ -394,8 +401,11 @@ const struct kexec kexec_replay = { .name = "sealed_replay", .trust = "sealed", 
 const struct kexec *kexec_for(const struct backend *be, const struct job *job, const char *trust)
 {
 	int main_phase = !strcmp(job->phase, "main");
+	/* the host extra shape's worker is prepared as the timed one (red
+	 * team 282, parent_clock_prepare) */
 	if (!be->uses_gpu)
-		return main_phase && job->timing ? &kexec_parent_clock : &kexec_host_in_process;
+		return (main_phase && job->timing) || !strcmp(job->phase, "shape") ? &kexec_parent_clock
+										     : &kexec_host_in_process;
 	int sealed = trust && !strcmp(trust, "sealed");
 	if ((main_phase || !strcmp(job->phase, "shape")) && sealed)
 		return &kexec_sealed;

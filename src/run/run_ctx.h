@@ -447,6 +447,10 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd);
  * rounds at the worker's calibrate_ready, before its problem or kernel
  * loads, into hc->handshake_us; then HOST_END lets the worker go on. */
 int host_clock_calibrate(struct proto *p, void *ctx, int reply_fd);
+/* struct proto's drive for the host extra shape's worker: HOST_END at its
+ * timing_ready, no sample (red team 282: the worker is not told it is
+ * untimed before then). */
+int host_clock_end(struct proto *p, void *ctx, int reply_fd);
 
 /* Stop hc->pid and wait until every thread is stopped and its run time is
  * final (noted in hc->frozen_ns); 0, or -1 when it did not stop within

@@ -632,6 +632,41 @@ static void test_calibrate_first(void **state)
 	proto_release(&p);
 }
 
+/* The host extra shape's worker (red team 282) is prepared as a timed
+ * one and says timing_ready after its seeds (none here): with timed 0
+ * the parent answers it once through drive (host_clock_end), and a
+ * second one, or a sample after it, is a violation. */
+static void test_untimed_ready(void **state)
+{
+	(void)state;
+	static const char dev_kernel[] = "{\"msg\":\"device\",\"info\":{}}\n{\"msg\":\"kernel\",\"name\":\"k\"}\n";
+	static const char cal[] = "{\"msg\":\"calibrate_ready\"}\n", ready[] = "{\"msg\":\"timing_ready\",\"bytes\":64}\n";
+	struct proto p;
+	calls_calibrate = calls_drive = 0;
+	calib_proto(&p, 1);
+	p.timed = 0;
+	p.phase = "shape";
+	feed(&p, cal, -1);
+	feed(&p, dev_kernel, -1);
+	feed(&p, ready, -1);
+	assert_null(p.violation);
+	assert_int_equal(calls_calibrate, 1);
+	assert_int_equal(calls_drive, 1);
+	assert_int_equal(proto_feed(&p, ready, strlen(ready), -1), -1);
+	assert_non_null(p.violation);
+	assert_int_equal(calls_drive, 1);
+	proto_release(&p);
+	/* no drive (an untimed CUDA job): timing_ready is a violation */
+	calib_proto(&p, 1);
+	p.timed = 0;
+	feed(&p, cal, -1);
+	p.drive = NULL;
+	feed(&p, dev_kernel, -1);
+	assert_int_equal(proto_feed(&p, ready, strlen(ready), -1), -1);
+	assert_non_null(p.violation);
+	proto_release(&p);
+}
+
 int main(void)
 {
 	assert_int_equal(PROTOCOL_VERSION, 6); /* the hellos above speak it */
@@ -648,6 +683,7 @@ int main(void)
 		cmocka_unit_test(test_evicted_frame_kept),
 		cmocka_unit_test(test_stop_at_fini),
 		cmocka_unit_test(test_calibrate_first),
+		cmocka_unit_test(test_untimed_ready),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
