@@ -163,7 +163,7 @@ void code_libs_of(const struct run_record *r, char out[SHA256_HEX_LEN + 1])
  * (an honest 3.8x challenger held 2 of 3).  Records before the seed and
  * environment were kept hash them as unknown, alike.
  */
-static void job_hash(const struct run_record *r, char out[SHA256_HEX_LEN + 1])
+static void job_hash(const struct run_record *r, char out[SHA256_HEX_LEN + 1], char knobs[SHA256_HEX_LEN + 1])
 {
 	/* the knobs by section and name (record_run_setting's "SECTION.NAME") */
 	static const char *const keys[][2] = { { "correctness", "seeds" },     { "timing", "warmup_ms" },
@@ -186,6 +186,9 @@ static void job_hash(const struct run_record *r, char out[SHA256_HEX_LEN + 1])
 	json_t *seed = json_object_get(r->settings, "seed");
 	if (json_is_integer(seed))
 		strbuf_addf(&sb, "seed %lld\n", (long long)json_integer_value(seed));
+	/* (the spec's part alone: code_id.knobs) */
+	if (knobs)
+		sha256_hex(sb.buf ? sb.buf : "", sb.len, knobs);
 	const char *env = json_string_value(json_object_get(r->settings, "environment_sha256"));
 	strbuf_addf(&sb, "environment %s\n", env ? env : "?");
 	const char *self = json_string_value(json_object_get(r->settings, "box_self_sha256"));
@@ -246,7 +249,7 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	free(pv);
 	sha256_hex(sb.buf ? sb.buf : "", sb.len, id->code);
 	strbuf_release(&sb);
-	job_hash(r, id->job);
+	job_hash(r, id->job, id->knobs);
 	return id->dev != NULL;
 }
 
@@ -405,7 +408,7 @@ int code_row_one_job(struct query *q, const struct batch_row *row, const struct 
 		char j[SHA256_HEX_LEN + 1];
 		if (!runs[k]->cache || !runs[k]->clock || !runs[k]->binary_sha256)
 			continue; /* untimed: no speed of the row's */
-		job_hash(runs[k], j);
+		job_hash(runs[k], j, NULL);
 		one = !strcmp(j, id->job);
 	}
 	free(runs);

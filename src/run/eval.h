@@ -212,8 +212,18 @@ struct eval_pooled {
 	 * lowered cand_least_speedup and was promoted by seed batches) */
 	char cand_refuted_batch[96];
 	const char *cand_refuted_outcome;
+	/* the reference's code at its fastest under another job than this
+	 * batch's (the runner's environment or process state; the spec's
+	 * knobs the same: ref_fastest_other_job), that batch, and whether
+	 * this batch's reference ran slower than it by CODE_DRIFT_MARGIN with
+	 * the candidate's median CI not under it: then the session's job
+	 * slowed the reference and promotes nothing (red team 284) */
+	double ref_job_median;
+	char ref_job_batch[96];
+	int ref_job_held;
 };
-#define EVAL_POOLED_INIT { 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "", 0, NAN, NAN, "", "", NULL }
+#define EVAL_POOLED_INIT                                                                                               \
+	{ 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "", 0, NAN, NAN, "", "", NULL, NAN, "", 0 }
 /* The candidate's own history holds its promotion: its code refuted in an
  * earlier batch, or faster against the reference here by
  * CODE_DRIFT_MARGIN than there and itself that much slower there
