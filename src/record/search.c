@@ -133,6 +133,22 @@ static json_t *write_generation(const struct rec_generation *g)
 		json_object_set_new(k, "incumbent_median_us", jnum(g->confirm_incumbent_median_us));
 		json_object_set(k, "comparison", json_object_get(c, "comparison"));
 		json_decref(c);
+		json_t *tries = json_array();
+		for (size_t i = 0; i < g->n_tries; i++) {
+			const struct rec_confirm_try *t = &g->tries[i];
+			json_t *tk = json_object(), *tc = write_candidate(&t->c);
+			json_object_set_new(tk, "batch", jstr(t->batch));
+			json_object_set_new(tk, "challenger", jstr(t->challenger));
+			json_object_set_new(tk, "confirmed", json_false());
+			json_object_set(tk, "outcome", json_object_get(tc, "outcome"));
+			json_object_set(tk, "median_us", json_object_get(tc, "median_us"));
+			json_object_set_new(tk, "incumbent_median_us", jnum(t->incumbent_median_us));
+			json_object_set(tk, "comparison", json_object_get(tc, "comparison"));
+			json_object_set_new(tk, "why", jstr(t->why));
+			json_decref(tc);
+			json_array_append_new(tries, tk);
+		}
+		json_object_set_new(k, "earlier_tries", tries);
 		json_object_set_new(o, "confirmation", k);
 	} else {
 		json_object_set_new(o, "confirmation", json_null());
@@ -174,6 +190,22 @@ static void read_generation(json_t *o, struct rec_generation *g)
 		g->confirm_c.id = g->confirm_challenger;
 		g->confirmed = gb(k, "confirmed");
 		g->confirm_incumbent_median_us = gn(k, "incumbent_median_us");
+		json_t *tries = ga(k, "earlier_tries"); /* records before red team 284 have none */
+		if (json_array_size(tries)) {
+			g->tries = xcalloc(json_array_size(tries), sizeof(*g->tries));
+			size_t i;
+			json_t *tk;
+			json_array_foreach(tries, i, tk)
+			{
+				struct rec_confirm_try *t = &g->tries[g->n_tries++];
+				read_candidate(tk, &t->c);
+				t->batch = gs(tk, "batch");
+				t->challenger = gs(tk, "challenger");
+				t->c.id = t->challenger;
+				t->why = gs(tk, "why");
+				t->incumbent_median_us = gn(tk, "incumbent_median_us");
+			}
+		}
 	}
 }
 
@@ -380,6 +412,9 @@ void search_record_release(struct search_record *r)
 			free(r->gens[i].c[k].params);
 		free(r->gens[i].c);
 		free(r->gens[i].confirm_c.params);
+		for (size_t k = 0; k < r->gens[i].n_tries; k++)
+			free(r->gens[i].tries[k].c.params);
+		free(r->gens[i].tries);
 	}
 	free(r->gens);
 	for (size_t i = 0; i < r->n_tunables; i++)

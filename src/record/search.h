@@ -26,8 +26,10 @@
  *               median_ci, comparison {speedup, speedup_ci, p_adjusted,
  *               verdict, verdict_reason} | null, no_effect, note,
  *               promoted}], confirmation {batch, challenger, confirmed,
- *               outcome, median_us, incumbent_median_us, comparison} |
- *               null}]
+ *               outcome, median_us, incumbent_median_us, comparison,
+ *               earlier_tries [{batch, challenger, confirmed (false),
+ *               outcome, median_us, incumbent_median_us, comparison,
+ *               why}]} | null}]
  *   best        {id, run, generation, median_us, median_ci}
  *   budget      {unit, limit, spent, stopped} | null
  *   stopped     "generations" | "budget" | "exhausted" | "interrupted" |
@@ -68,6 +70,17 @@ struct rec_candidate {
 	int promoted;                /* 1: the best after this generation */
 };
 
+/* a confirmation that did not keep its challenger, before the generation's
+ * next faster candidate was confirmed (red team 284: run/search.c
+ * confirm_generation) */
+struct rec_confirm_try {
+	const char *batch;           /* its batch run id, NULL when it could not run */
+	const char *challenger;      /* the candidate it measured again */
+	const char *why;             /* why fresh processes did not keep it */
+	struct rec_candidate c;      /* the challenger's row in that batch */
+	double incumbent_median_us;  /* best_in's median in that batch, NAN none */
+};
+
 struct rec_generation {
 	int generation;              /* 0-based */
 	const char *batch;           /* the generation's batch run id */
@@ -89,6 +102,10 @@ struct rec_generation {
 	int confirmed;               /* 1: the confirmation said faster and the promotion stands */
 	struct rec_candidate confirm_c; /* the challenger's row in that batch (id, outcome, medians, comparison) */
 	double confirm_incumbent_median_us; /* best_in's median in that batch, NAN none */
+	/* the confirmations before it, of candidates not kept (in order; the
+	 * array owned by the struct) */
+	struct rec_confirm_try *tries;
+	size_t n_tries;
 };
 
 struct rec_search_tunable {

@@ -174,6 +174,17 @@ static void node_text(const struct search_record *r, const struct node *n, int m
 		}
 		strbuf_addf(sb, ", batch %s)", cg->confirm_batch ? cg->confirm_batch : "none");
 	}
+	/* an earlier confirmation of the generation that did not keep it, before
+	 * the next faster candidate was tried (red team 284) */
+	for (size_t i = 0; cg->have_confirm && i < cg->n_tries; i++) {
+		const struct rec_confirm_try *t = &cg->tries[i];
+		if (!t->challenger || !c->id || strcmp(t->challenger, c->id))
+			continue;
+		strbuf_addf(sb, "; NOT confirmed in fresh processes (%s", t->c.outcome ? t->c.outcome : "not run");
+		if (t->c.have_cmp)
+			strbuf_addf(sb, ", %.3fx, %s", t->c.speedup, t->c.verdict ? t->c.verdict : "?");
+		strbuf_addf(sb, ", batch %s): %s", t->batch ? t->batch : "none", t->why ? t->why : "?");
+	}
 	if (c->promoted && c->role && !strcmp(c->role, "candidate"))
 		strbuf_addf(sb, "; %spromoted%s", markdown ? "**" : "", markdown ? "**" : "");
 	if (n->best.len)

@@ -29,6 +29,10 @@
  * new processes, a new plan seed), and only a `faster` there keeps the
  * promotion; otherwise the best going in stays and the generation's why
  * says so.  Both batches are in the record (generations[].confirmation).
+ * A pick not kept for a reason of its own does not end the generation's
+ * chances: the next candidate the batch read faster, in the pick's order,
+ * is confirmed the same way, at most 3 confirmations a generation (red
+ * team 284; search.c confirm_generation, confirmation.earlier_tries).
  *
  * Reproducible: the candidates of generation g are drawn from a generator
  * seeded by (seed, g) and depend on nothing else but the parents, so the
