@@ -15,15 +15,19 @@
 # HEAD of the git repository whose top level is this directory (a tree
 # unpacked inside another repository is not that repository's HEAD);
 # dirty is 1 where a file the runner's build reads differs from it, tracked
-# or untracked: src/, the Makefile, mk/, the headers outside src/ that
-# src/ includes (kernels/evident_kernel.h, problems/*.h), and every file of
+# or untracked: the C the Makefile compiles (src/*/*.c) and the headers
+# under src/ (src/**/*.h), the Makefile, mk/*.mk, the headers outside
+# src/ that src/ includes (kernels/evident_kernel.h, problems/*.h), and every file of
 # the tree that the build's dependency files (BUILD/obj/**/*.d, the
 # compiler's own list, as the last make left them) name.  Red team 282
 # row 5: src/backends/worker.h includes kernels/evident_kernel.h, and a
 # runner built with that header edited, uncommitted, named its commit with
 # dirty 0 (3 of 3 records) while its sha256 was another build's; the
 # errata's runner code (src/report/audit_errata.c runner_path) is the same
-# set of files.  Without git, or outside such a
+# set of files.  Red team 285 row 4b: every path under src/ was read, so
+# an untracked src/base/NOTES.txt (or src/base/old/unbuilt.c, below the
+# Makefile's wildcard) made a dirty runner of a clean build; a file the
+# build never reads is not the runner's.  Without git, or outside such a
 # repository: "unknown" and -1.  make dist copies the built binary, so a
 # dist carries the commit to a host without git.  Exit status 0 either way.
 set -u
@@ -42,8 +46,8 @@ if [ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$(pwd -P)" ]; then
 				grep -v -e ':$' -e '^/' -e '^$' -e "^$1/" | sort -u)
 		fi
 		# $deps unquoted: one path a word (make's paths hold no blanks)
-		if s=$(git status --porcelain --untracked-files=normal -- src Makefile mk kernels/evident_kernel.h \
-			'problems/*.h' $deps 2>/dev/null); then
+		if s=$(git status --porcelain --untracked-files=normal -- ':(glob)src/*/*.c' ':(glob)src/**/*.h' Makefile \
+			':(glob)mk/*.mk' kernels/evident_kernel.h ':(glob)problems/*.h' $deps 2>/dev/null); then
 			if [ -n "$s" ]; then dirty=1; else dirty=0; fi
 		fi
 	fi

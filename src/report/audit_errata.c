@@ -127,6 +127,57 @@ static const char *c_token_end(const char *s, const char *e)
 	return s + 1;
 }
 
+/* Is the literal [s, e) (quotes included, a prefix before them) one
+ * whose last escape could run on into a following literal's first
+ * character were the two written as one: a hex escape (\x1 "2" is not
+ * \x12) or an octal one of fewer than 3 digits (\1 "2" is not \12)?
+ * Such literals are not joined (code_text). */
+static int literal_open_escape(const char *s, const char *e)
+{
+	const char *p = memchr(s, '"', (size_t)(e - s));
+	int open = 0;
+	for (p = p ? p + 1 : e; p + 1 < e;) {
+		if (*p != '\\') {
+			p++;
+			open = 0;
+			continue;
+		}
+		const char *q = p + 1;
+		if (*q == 'x') {
+			for (q++; q < e - 1 && isxdigit((unsigned char)*q); q++)
+				;
+			open = q == e - 1;
+		} else if (*q >= '0' && *q <= '7') {
+			int k = 0;
+			for (; k < 3 && q < e - 1 && *q >= '0' && *q <= '7'; k++, q++)
+				;
+			open = q == e - 1 && k < 3;
+		} else {
+			q = q < e - 1 ? q + 1 : q;
+			open = 0;
+		}
+		p = q;
+	}
+	return open;
+}
+
+/*
+ * The code of C source src into out (the tokens, one space apart, a
+ * directive's line ended with a newline).  Red team 285 row 4a: adjacent
+ * string literals are one literal to the compiler (translation phase 6),
+ * so "a b" and "a " "b" build the same object: a plain literal that
+ * follows a string literal (only blanks and comments between, outside a
+ * directive other than #define) is joined to it, "a " "b" read as "a b"
+ * (not where the first ends in a hex or short octal escape the join
+ * would extend: literal_open_escape; nor a prefixed second literal).
+ * Red team 285 row 4d: in a #define line the blank between the macro's
+ * name and "(" is code (C11 6.10.3: "#define F(v)" is function-like,
+ * "#define F (v)" object-like), so a "(" right after the name is written
+ * joined to it.  Still read as layout, the rarer same class: the blanks
+ * inside a macro argument that the macro stringizes (#x), and __LINE__
+ * moved by a blank line; and a literal joined inside a macro argument
+ * that is stringized.
+ */
 static void code_text(const char *src, size_t len, struct strbuf *out)
 {
 	struct strbuf sp = STRBUF_INIT; /* src with its backslash-newlines removed */
@@ -140,6 +191,10 @@ static void code_text(const char *src, size_t len, struct strbuf *out)
 	}
 	const char *s = strbuf_str(&sp), *e = s + sp.len;
 	int line_start = 1, directive = 0;
+	int dtok = 0;		     /* the directive line's tokens so far ('#' the first) */
+	int define = 0;		     /* the directive is #define */
+	const char *prev_end = NULL; /* where the last token ended in sp */
+	int prev_lit = 0;	     /* the last token written is a joinable string literal */
 	while (s < e) {
 		if (*s == '/' && s + 1 < e && s[1] == '*') {
 			const char *t = s + 2;
@@ -154,8 +209,10 @@ static void code_text(const char *src, size_t len, struct strbuf *out)
 			continue;
 		}
 		if (*s == '\n') {
-			if (directive)
+			if (directive) {
 				strbuf_addch(out, '\n');
+				prev_lit = 0;
+			}
 			directive = 0;
 			line_start = 1;
 			s++;
@@ -166,12 +223,33 @@ static void code_text(const char *src, size_t len, struct strbuf *out)
 			continue;
 		}
 		const char *t = c_token_end(s, e);
-		if (out->len && out->buf[out->len - 1] != '\n')
-			strbuf_addch(out, ' ');
-		if (line_start && (*s == '#' || (t - s == 2 && !memcmp(s, "%:", 2))))
+		if (line_start && (*s == '#' || (t - s == 2 && !memcmp(s, "%:", 2)))) {
 			directive = 1;
+			dtok = 0;
+			define = 0;
+			prev_lit = 0;
+		}
 		line_start = 0;
-		strbuf_add(out, s, (size_t)(t - s));
+		int lit = t - s >= 2 && t[-1] == '"' && memchr(s, '"', (size_t)(t - s - 1)) != NULL; /* a closed string literal */
+		int join_ok = !directive || define;
+		if (lit && join_ok && prev_lit && *s == '"') {
+			/* "a " "b": drop the last literal's closing quote and this one's opening */
+			out->len--;
+			out->buf[out->len] = '\0';
+			strbuf_add(out, s + 1, (size_t)(t - s - 1));
+		} else {
+			int glue = directive && define && dtok == 3 && *s == '(' && t - s == 1 && s == prev_end;
+			if (out->len && out->buf[out->len - 1] != '\n' && !glue)
+				strbuf_addch(out, ' ');
+			strbuf_add(out, s, (size_t)(t - s));
+		}
+		if (directive) {
+			if (dtok == 1 && t - s == 6 && !memcmp(s, "define", 6))
+				define = 1;
+			dtok++;
+		}
+		prev_lit = lit && join_ok && !literal_open_escape(s, t);
+		prev_end = t;
 		s = t;
 	}
 	strbuf_release(&sp);
@@ -257,29 +335,50 @@ static int blob_code(git_repository *repo, const git_oid *id, int kind, struct s
 
 /*
  * Is path the runner's, a file its build reads (the code that makes
- * records)?  RUNNER_C: under src/, not src/report/ (the readers: red team
- * 49's "fix" was a plot colour in src/report/svg.c, real code no run
- * reaches), and the headers outside src/ that src/ compiles in,
- * kernels/evident_kernel.h and problems/ *.h (src/backends/worker.h and
- * problem.h include them: red team 282 row 5, a runner built with that
- * header edited was "the same runner code"); RUNNER_MAKE: the Makefile and
- * mk/ *.mk, which say how it is built (red team 282 row 4: an erratum whose
- * defective commit changed the Makefile alone set aside the runners built
- * before it, whose src/ was the defect's).  scripts/runner-commit.sh's
- * dirty check reads the same files (and whatever else the build's
- * dependency files name).  0 where it is none of these.
+ * records)?  RUNNER_C: the C the Makefile compiles, src/<dir>/ *.c (its
+ * SRCS, $(wildcard src/ * / *.c), main.c and worker_main.c included), the
+ * headers under src/ (any depth: what those include), and the headers
+ * outside src/ that src/ compiles in, kernels/evident_kernel.h and
+ * problems/ *.h (src/backends/worker.h and problem.h include them: red
+ * team 282 row 5, a runner built with that header edited was "the same
+ * runner code"); RUNNER_MAKE: the Makefile and mk/ *.mk, which say how it
+ * is built (red team 282 row 4: an erratum whose defective commit changed
+ * the Makefile alone set aside the runners built before it, whose src/
+ * was the defect's).  Red team 285 row 4b/4c: every path under src/ was
+ * counted, so a commit adding src/base/NOTES.txt or src/base/old/unbuilt.c
+ * (one level below the wildcard), which builds the same binary, was
+ * "another runner" and passed as a fix; now only what the build reads
+ * counts.  Red team 285 row 4e: src/report/ was left out as "the readers"
+ * (red team 49's "fix" was a plot colour in src/report/svg.c), but
+ * src/run/run.c writes each run's libraries hash with code_libs_of
+ * (src/report/code_identity.c), eval.c and search.c promote by
+ * code_identity.c and code_configs.c, and code_configs.c calls the
+ * audit's own comparisons (audit_same_kind): which src/report/ files a
+ * record's path reaches cannot be told by file name, all of it is linked
+ * into bin/evident, so all of it counts (the conservative side: a file
+ * that can shape records is the runner's; a real code change in svg.c now
+ * passes as a fix, a comment there still does not).
+ * scripts/runner-commit.sh's dirty check reads the same files (and
+ * whatever else the build's dependency files name).  0 where it is none
+ * of these.
  */
 static const char *const runner_pathspec[] = { "src/", "kernels/", "problems/", "Makefile", "mk/" };
 static int runner_path(const char *path)
 {
 	if (!path)
 		return RUNNER_NONE;
-	if (!strncmp(path, "src/", 4))
-		return strncmp(path, "src/report/", 11) ? RUNNER_C : RUNNER_NONE;
+	size_t n = strlen(path);
+	int dot_h = n > 2 && !strcmp(path + n - 2, ".h");
+	if (!strncmp(path, "src/", 4)) {
+		const char *dir_end = strchr(path + 4, '/');
+		int dot_c = n > 2 && !strcmp(path + n - 2, ".c");
+		if (dot_h || (dot_c && dir_end && dir_end > path + 4 && !strchr(dir_end + 1, '/') && dir_end[1] != '.'))
+			return RUNNER_C;
+		return RUNNER_NONE;
+	}
 	if (!strcmp(path, "kernels/evident_kernel.h"))
 		return RUNNER_C;
-	size_t n = strlen(path);
-	if (!strncmp(path, "problems/", 9) && !strchr(path + 9, '/') && n > 11 && !strcmp(path + n - 2, ".h"))
+	if (!strncmp(path, "problems/", 9) && !strchr(path + 9, '/') && n > 11 && dot_h)
 		return RUNNER_C;
 	if (!strcmp(path, "Makefile") || (!strncmp(path, "mk/", 3) && !strchr(path + 3, '/') && n > 6 &&
 					  !strcmp(path + n - 3, ".mk")))
@@ -335,7 +434,7 @@ out:
 
 /* Check entry i (file line line) in repo: both commits resolve (made
  * full), the fix descends from the defect and changes the code of the
- * runner's sources (runner_path: src/ outside src/report/, the headers it
+ * runner's sources (runner_path: the C the build compiles, the headers it
  * compiles in, the Makefile and mk/; comments and layout are not code).
  * 0, or -1 with err. */
 static int verify(git_repository *repo, struct audit_errata *e, size_t i, const char *path, int line,
@@ -368,10 +467,10 @@ static int verify(git_repository *repo, struct audit_errata *e, size_t i, const 
 		return -1;
 	}
 	if (changed == SRC_NONE) {
-		strbuf_addf(err, "%s: the fixing commit %.12s changes nothing in the runner's sources (src/ outside "
-			    "src/report/, kernels/evident_kernel.h, problems/*.h, the Makefile, mk/) since %.12s: a "
-			    "runner's defect is fixed in the runner's sources, the code that makes records (not the "
-			    "report, docs or tests)", where, f, c);
+		strbuf_addf(err, "%s: the fixing commit %.12s changes nothing in the runner's sources (src/*/*.c, "
+			    "src/**/*.h, kernels/evident_kernel.h, problems/*.h, the Makefile, mk/) since %.12s: a "
+			    "runner's defect is fixed in the runner's sources, the code that makes records (not "
+			    "docs, tests or files the build never reads)", where, f, c);
 		return -1;
 	}
 	/* a comment is no fix (red team 47: the same chain, each link a
@@ -462,7 +561,7 @@ out:
 }
 
 /* Entry i covers full commit c in e's repository: the runner's code at c
- * (runner_path: src/ outside src/report/, the headers it compiles in, the
+ * (runner_path: the C the build compiles, the headers it compiles in, the
  * Makefile and mk/; comments and layout aside, by tokens: src_changed) is
  * the defective commit's.  Red team 280: a runner built from one
  * README-only commit on top of the defective one dodged an erratum that

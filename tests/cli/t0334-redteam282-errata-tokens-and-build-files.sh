@@ -42,7 +42,7 @@ commit_with() {
 }
 # fix_of BASE: a commit on BASE that adds code under src/ (an erratum's fix)
 printf 'int t0334_fix = 1;\n' > fix.c
-fix_of() { commit_with "$1" src/t0334_fix.c fix.c; }
+fix_of() { commit_with "$1" src/base/t0334_fix.c fix.c; } # src/*/*.c: the build compiles it (red team 285 row 4b)
 cat > claim.md <<'EOF'
 naive passes every check. <!-- claim: validated experiment=tiny variant=naive -->
 EOF

@@ -2985,6 +2985,7 @@ static void make_commit_with(git_repository *repo, const git_oid *parent_id, con
 	assert_int_equal(git_repository_index(&idx, repo), 0);
 	if (file) {
 		mkdir("src", 0755);
+		mkdir("src/x", 0755); /* src/<dir>/ *.c: what the Makefile compiles */
 		FILE *f = fopen(file, "w");
 		assert_non_null(f);
 		fputs(msg, f);
@@ -3099,7 +3100,7 @@ static void test_errata(void **state)
 	assert_int_equal(git_repository_init(&repo, ".", 0), 0);
 	make_commit(repo, NULL, "one", c1);
 	git_oid_fromstr(&o1, c1);
-	make_commit_with(repo, &o1, "two", "src/fix.c", c2); /* the runner's fix */
+	make_commit_with(repo, &o1, "two", "src/x/fix.c", c2); /* the runner's fix */
 	git_oid_fromstr(&o2, c2);
 	make_commit(repo, &o2, "three", c3);
 	/* beside the fix, no ref moved: c1's code on c1 (a README-only
@@ -3118,15 +3119,15 @@ static void test_errata(void **state)
 	git_oid o4, o5, o6, o7;
 	git_oid_fromstr(&o4, c4);
 	/* src/fix.c's "two" given a comment and new layout (red team 47) */
-	make_commit_with(repo, &o4, "\n  two /* five */ // \"six\"\n", "src/fix.c", c5);
+	make_commit_with(repo, &o4, "\n  two /* five */ // \"six\"\n", "src/x/fix.c", c5);
 	git_oid_fromstr(&o5, c5);
-	make_commit_with(repo, &o5, "two \"/* x */\" - -y", "src/fix.c", c6);
+	make_commit_with(repo, &o5, "two \"/* x */\" - -y", "src/x/fix.c", c6);
 	git_oid_fromstr(&o6, c6);
 	/* a string literal's content is code, comment markers and all */
-	make_commit_with(repo, &o6, "two \"/* y */\" - -y", "src/fix.c", c7);
+	make_commit_with(repo, &o6, "two \"/* y */\" - -y", "src/x/fix.c", c7);
 	git_oid_fromstr(&o7, c7);
 	/* so is the space that keeps "- -y" from reading "--y" */
-	make_commit_with(repo, &o7, "two \"/* y */\" --y", "src/fix.c", c8);
+	make_commit_with(repo, &o7, "two \"/* y */\" --y", "src/x/fix.c", c8);
 	/* red team 49: a "fix" in the report's code (a plot colour), which
 	 * no run reaches; then one in the runner's */
 	char c9[GIT_OID_HEXSZ + 1], c10[GIT_OID_HEXSZ + 1];
@@ -3138,6 +3139,18 @@ static void test_errata(void **state)
 	make_commit_with(repo, &o8, "int colour = 1;", "src/report/svg.c", c9);
 	git_oid_fromstr(&o9, c9);
 	make_commit_with(repo, &o9, "int fixed = 1;", "src/run/job.c", c10);
+	/* red team 285 row 4a: adjacent string literals are one; not where
+	 * the join would extend an escape ("\x1" "2" is not "\x12") */
+	char c11[GIT_OID_HEXSZ + 1], c12[GIT_OID_HEXSZ + 1], c13[GIT_OID_HEXSZ + 1], c14[GIT_OID_HEXSZ + 1];
+	git_oid o10, o11, o12, o13;
+	git_oid_fromstr(&o10, c10);
+	make_commit_with(repo, &o10, "char *s = \"a b\\x1\";", "src/x/fix.c", c11);
+	git_oid_fromstr(&o11, c11);
+	make_commit_with(repo, &o11, "char *s = \"a \" /* b */\n \"b\" \"\\x1\";", "src/x/fix.c", c12);
+	git_oid_fromstr(&o12, c12);
+	make_commit_with(repo, &o12, "char *s = \"a \" \"b\" \"\\x1\" \"2\";", "src/x/fix.c", c13);
+	git_oid_fromstr(&o13, c13);
+	make_commit_with(repo, &o13, "char *s = \"a b\\x12\";", "src/x/fix.c", c14);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	FILE *f = fopen("er.c", "w");
@@ -3259,7 +3272,7 @@ static void test_errata(void **state)
 	assert_int_equal(load_errata(text, &e, &err), -1);
 	free(text);
 	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
-	assert_non_null(strstr(strbuf_str(&err), "changes nothing in the runner's sources (src/ outside src/report/"));
+	assert_non_null(strstr(strbuf_str(&err), "changes nothing in the runner's sources (src/*/*.c, "));
 	assert_int_equal((int)e.n, 0);
 	/* a later commit that changes only comments and layout under src/
 	 * (red team 47: the chain again, each link a one-line comment) */
@@ -3276,14 +3289,23 @@ static void test_errata(void **state)
 	free(text);
 	assert_int_equal((int)e.n, 2);
 	audit_errata_release(&e);
-	/* a fix in the report's code alone (red team 49's plot colour) is
-	 * no runner's fix; one in src/run is */
+	/* a code change in src/report/ is the runner's code too (red team
+	 * 285 row 4e: run.c, eval.c and search.c call into src/report/, all
+	 * of it linked into bin/evident; red team 49's plot colour, real
+	 * code, passes now, a comment there still does not); one in src/run is */
 	text = xstrfmt("%s %s stale reference\n", c8, c9);
+	assert_int_equal(load_errata(text, &e, &err), 0);
+	free(text);
+	audit_errata_release(&e);
+	text = xstrfmt("%s %s stale reference\n", c8, c10);
+	assert_int_equal(load_errata(text, &e, &err), 0);
+	free(text);
+	audit_errata_release(&e);
+	text = xstrfmt("%s %s stale reference\n", c11, c12);
 	assert_int_equal(load_errata(text, &e, &err), -1);
 	free(text);
-	assert_non_null(strstr(strbuf_str(&err), "errata.txt:1: the fixing commit "));
-	assert_non_null(strstr(strbuf_str(&err), "changes nothing in the runner's sources (src/ outside src/report/"));
-	text = xstrfmt("%s %s stale reference\n", c8, c10);
+	assert_non_null(strstr(strbuf_str(&err), "changes only comments and layout in the runner's sources since"));
+	text = xstrfmt("%s %s stale reference\n", c13, c14);
 	assert_int_equal(load_errata(text, &e, &err), 0);
 	free(text);
 	audit_errata_release(&e);
