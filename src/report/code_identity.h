@@ -113,7 +113,8 @@ struct code_id {
 	char knobs[SHA256_HEX_LEN + 1];  /* the part of job that is the spec's (the worker's knobs, a
 					  * fixed correctness.seed), the runner's process left out: what
 					  * every session of one spec shares, whoever runs it and how
-					  * (eval.c ref_fastest_other_job, red team 284) */
+					  * (red team 284; no longer a key of eval.c
+					  * ref_fastest_other_job: a session picks its spec, red team 285) */
 	char libs[SHA256_HEX_LEN + 1];   /* the libraries the object loads (sources marked loaded, or
 					  * named as a shared object: lib*.so*), sorted by content; the
 					  * hash of nothing for none.  Not in bin, neutral or load: every

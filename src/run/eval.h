@@ -214,7 +214,7 @@ struct eval_pooled {
 	const char *cand_refuted_outcome;
 	/* the reference's code at its fastest under another job than this
 	 * batch's (the runner's environment or process state; the spec's
-	 * knobs the same: ref_fastest_other_job), that batch, and whether
+	 * knobs any: ref_fastest_other_job, red team 285), that batch, and whether
 	 * this batch's reference ran slower than it by CODE_DRIFT_MARGIN with
 	 * the candidate's median CI not under it: then the session's job
 	 * slowed the reference and promotes nothing (red team 284) */

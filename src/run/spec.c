@@ -303,7 +303,8 @@ const struct spec_key spec_keys[] = {
 	{ "search", "kernels", "list of paths", "none",
 	  "kernel files a mutation may switch to, besides the start variant's own" },
 	{ "search", "budget", "mapping with one of cpu_s, gpu_s, usd", "none (the generations alone)",
-	  "no generation starts that would, at the last one's cost per run, take the total over it" },
+	  "no generation starts that would, at the last one's cost per run, its confirmation among its runs, take the "
+	  "total over it; no further confirmation runs that would" },
 	{ "search/budget", "cpu_s", "number > 0", "none",
 	  "host: CPU-seconds, the wall time of the runs (each holds one CPU)" },
 	{ "search/budget", "gpu_s", "number > 0", "none", "cuda: GPU-seconds as the runs record them (cost.gpu_s)" },

@@ -22,7 +22,21 @@ expect_exit 0 "$EVIDENT" run --no-progress --repeats 2 $S/host-redteam180-knobta
 "$EVIDENT" eval --reference d --repeats 2 --no-progress $S/host-redteam180-knobtag.yaml < $F/eval-honest.jsonl > k.out 2>&1 ||
 	fail "eval (knobtag) failed: $(tail -3 k.out)"
 expect_match k.out '"candidate":"cand-'
-expect_not_contains k.out "knobtag-w7"
+# the drift rule's history (this job's: reference_drift) and the decision
+# do not read the w7 batch.  Red team 285 row 2b: eval's other-job rule
+# (eval.c ref_fastest_other_job) now reads the reference's rows at any
+# knobs, so reference_other_job may name it: the conservative side, a
+# challenger not under that batch's median would be held, never promoted
+python3 -S - k.out > k.txt <<'PY' || fail "eval's answer unreadable"
+import json, sys
+for l in open(sys.argv[1]):
+    if l.startswith("{"):
+        d = json.loads(l)
+        print("decision:", d.get("decision"))
+        print("reference_drift:", json.dumps(d.get("reference_drift")))
+PY
+expect_match k.txt "^decision: "
+expect_not_contains k.txt "knobtag-w7"
 # what the records keep of the job: the fixed seed, the box's environment
 # (one shell: one hash), the knobs; the worker's own descriptor is not
 # in the record, its knobs are
