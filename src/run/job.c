@@ -1029,9 +1029,13 @@ static void worker_process_digest(const struct run_ctx *c, char out[SHA256_HEX_L
  * "main", and the host one's "timing" true, as its worker is prepared as
  * the timed one (kexec.c parent_clock_prepare) and ended at its
  * timing_ready; its seeds are the main job's count or more
- * (job_extra_shape).  The worker closes this descriptor before any
- * kernel loads (cli/cmd_worker.c).  What still differs, the shape aside:
- * README's "Still out of reach".
+ * (job_extra_shape).  The descriptor stays open: a kernel may read its
+ * job (it can read the worker's memory, where the job lies parsed, in any
+ * case), and the adversary fixtures that read it (sample_flood, job_pin,
+ * scrsniff: t0053, t0054, t0059, t0269) test the judge against a kernel
+ * that knows its job; closing it in the worker (tried with this fix)
+ * took that adversary away and proved nothing.  What still differs, the
+ * shape aside: README's "Still out of reach".
  */
 static json_t *job_for_worker(const struct wrun *w)
 {

@@ -8,8 +8,8 @@
 # is prepared as the timed one (run/kexec.c parent_clock_prepare: the
 # calibration, the shared memory at descriptor 6) and ended at its
 # timing_ready, its job names no phase and says timing (run/job.c
-# job_for_worker), and the worker closes descriptor 7 before any kernel
-# loads (cli/cmd_worker.c).  One batch, 3 repeats: every run of phasetail
+# job_for_worker: phasejob reads "main" at descriptor 7 in both).  One
+# batch, 3 repeats: every run of phasetail
 # and phasejob whose drawn extra shape has a tail (C not a multiple of
 # 64) is wrong_output (one allowed to pass by chance), and the honest twin
 # phasehonest, which asks the same questions and sums everything, is ok
