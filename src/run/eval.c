@@ -1132,6 +1132,32 @@ static int pool_interrupted_try(const struct pool_batch *e, const struct code_id
 	return c && r && by_runs;
 }
 
+/* The row of p's batches other than eb, of eb's problem and row's
+ * device, that ran fastest (pool_row.speed) among those same(x, row)
+ * accepts, and its batch; *best NULL when none.  fastest_of and
+ * ref_fastest_other_job differ only in same. */
+static void fastest_where(const struct eval_pool *p, const struct pool_batch *eb, const struct pool_row *row,
+			  int (*same)(const struct pool_row *x, const struct pool_row *row), const struct pool_row **best,
+			  const struct pool_batch **best_b)
+{
+	*best = NULL;
+	*best_b = NULL;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct pool_batch *e = &p->b[i];
+		if (e == eb || strcmp(e->problem, eb->problem))
+			continue;
+		for (size_t k = 0; k < e->n_rows; k++) {
+			const struct pool_row *x = &e->rows[k];
+			if (!x->have_id || !isfinite(x->speed) || strcmp(x->id.dev, row->id.dev) || !same(x, row))
+				continue;
+			if (!*best || x->speed < (*best)->speed) {
+				*best = x;
+				*best_b = e;
+			}
+		}
+	}
+}
+
 /* The row of row's code (eval_fastest_elsewhere's rule) whose timings say
  * it ran fastest (pool_row.speed) in p's batches other than eb, and its
  * batch; *best NULL when none.  The same program under the same job
@@ -1142,26 +1168,15 @@ static int pool_interrupted_try(const struct pool_batch *e, const struct code_id
  * proposer that interrupts every batch where the reference runs fast
  * kept the reference's fast runs out of its history): a run that ran is
  * a speed the code was recorded at, however its batch ended. */
+static int same_history(const struct pool_row *x, const struct pool_row *row)
+{
+	return code_same_history(&x->id, &row->id);
+}
+
 static void fastest_of(const struct eval_pool *p, const struct pool_batch *eb, const struct pool_row *row,
 		       const struct pool_row **best, const struct pool_batch **best_b)
 {
-	*best = NULL;
-	*best_b = NULL;
-	for (size_t i = 0; i < p->n; i++) {
-		const struct pool_batch *e = &p->b[i];
-		if (e == eb || strcmp(e->problem, eb->problem))
-			continue;
-		for (size_t k = 0; k < e->n_rows; k++) {
-			const struct pool_row *x = &e->rows[k];
-			if (!x->have_id || !isfinite(x->speed) || strcmp(x->id.dev, row->id.dev) ||
-			    !code_same_history(&x->id, &row->id))
-				continue;
-			if (!*best || x->speed < (*best)->speed) {
-				*best = x;
-				*best_b = e;
-			}
-		}
-	}
+	fastest_where(p, eb, row, same_history, best, best_b);
 }
 
 /*
@@ -1195,26 +1210,15 @@ static void fastest_of(const struct eval_pool *p, const struct pool_batch *eb, c
  * knobs (red team 180's knobtag at warmup_ms 7) now holds the challenger,
  * the conservative side (t0271 says so), and the answer names the batch.
  */
+static int same_built_other_job(const struct pool_row *x, const struct pool_row *rr)
+{
+	return code_same_built_timed(&x->id, &rr->id) && x->id.job[0] && !code_same_job(&x->id, &rr->id);
+}
+
 static void ref_fastest_other_job(const struct eval_pool *p, const struct pool_batch *eb, const struct pool_row *rr,
 				  const struct pool_row **best, const struct pool_batch **best_b)
 {
-	*best = NULL;
-	*best_b = NULL;
-	for (size_t i = 0; i < p->n; i++) {
-		const struct pool_batch *e = &p->b[i];
-		if (e == eb || strcmp(e->problem, eb->problem))
-			continue;
-		for (size_t k = 0; k < e->n_rows; k++) {
-			const struct pool_row *x = &e->rows[k];
-			if (!x->have_id || !isfinite(x->speed) || strcmp(x->id.dev, rr->id.dev) ||
-			    !code_same_built_timed(&x->id, &rr->id) || !x->id.job[0] || code_same_job(&x->id, &rr->id))
-				continue;
-			if (!*best || x->speed < (*best)->speed) {
-				*best = x;
-				*best_b = e;
-			}
-		}
-	}
+	fastest_where(p, eb, rr, same_built_other_job, best, best_b);
 }
 
 /* Read into p every batch of q it has not seen (each once per pool: a
