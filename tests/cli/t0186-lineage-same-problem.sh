@@ -29,7 +29,13 @@ crun=$(python3 -S -c 'import json,sys; a=json.loads(open(sys.argv[1]).readline()
 sed -e "s/PARENT_RUN/$crun/" $sp/host-redteam76-lin.yaml > experiments/lin.yaml
 grep -q '^repeats: 4$' experiments/lin.yaml || fail "lin.yaml: no repeats: 4"
 "$EVIDENT" run --no-progress experiments/lin.yaml > lin.out 2>&1 || { cat lin.out; fail "search exited $?"; }
+grep -q "not faster than an earlier best of its lineage" lin.out && { cat lin.out; fail "an ancestor at another shape held the search"; }
+# a generation whose own batch read g0c0 inconclusive never reached the
+# lineage rule: the CI of 236515a24 ran beside a red team at load 7, and
+# g0c0 read 3.884x inconclusive there (as t0204, t0207 and t0215 skip)
+if ! grep -q "generation 0: g0c0 promoted" lin.out && grep -qE "^ +g0c0 .* inconclusive" lin.out; then
+	skip "g0c0 read inconclusive in its generation's batch at load $(cut -d' ' -f1 /proc/loadavg): the lineage rule was not reached"
+fi
 grep -q "generation 0: g0c0 promoted: faster than base" lin.out && grep -q "confirmed in fresh processes" lin.out ||
 	{ cat lin.out; fail "g0c0 was not promoted and confirmed"; }
-grep -q "not faster than an earlier best of its lineage" lin.out && { cat lin.out; fail "an ancestor at another shape held the search"; }
 true
