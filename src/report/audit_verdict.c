@@ -1049,6 +1049,92 @@ static int slower_side_drifted(struct actx *a, const struct batch_record *eb, co
 	return drifted;
 }
 
+/* One row of a code's history for slower_side_unseen. */
+struct env_row {
+	const struct rec_problem *pr; /* its batch's problem (borrowed from the query) */
+	const char *batch;            /* its batch (borrowed) */
+	char env[SHA256_HEX_LEN + 1]; /* code_id.env */
+	double speed;                 /* query_row_speed */
+};
+
+/* The fastest of rows[0..n) under env at problem pr's shape (NAN: none). */
+static double env_fastest_at(const struct env_row *rows, size_t n, const struct rec_problem *pr, const char *env)
+{
+	double best = NAN;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(rows[i].env, env) && audit_same_problem(rows[i].pr, pr) &&
+		    (isnan(best) || rows[i].speed < best))
+			best = rows[i].speed;
+	return best;
+}
+
+/*
+ * The side a faster or slower claim says is slower (row of batch eb,
+ * named name), against its code's history under other runner's processes
+ * at other shapes of the claim's problem (eval.c ref_job_unseen's rule,
+ * read the same way): its object timed the same way on its device under
+ * another process than this batch's (code_id.env, known on both) that
+ * never ran it at this shape, where this batch's process either never ran
+ * it at that row's shape or ran it CODE_DRIFT_MARGIN slower there at its
+ * fastest.  Then nothing in the store tells what this batch's process did
+ * to the slower side, and a speed over it is this process's alone (red
+ * team 287 row 2: red team 284's OMP_NUM_THREADS=1 session at `S: 17`
+ * for the history's 16 read "faster ... supported" 3 of 3, where at 16
+ * slower_side_drifted refused it).  1 with the reason added to msg.
+ */
+static int slower_side_unseen(struct actx *a, const struct batch_record *eb, const struct batch_row *row,
+			      const char *name, struct strbuf *msg)
+{
+	struct code_id id;
+	if (!code_identity(a->q, row, &id) || !id.env[0])
+		return 0;
+	struct env_row *rows = NULL;
+	size_t n = 0, pos = a->q->n;
+	const struct batch_record *b;
+	while ((b = query_next_batch_all(a->q, NULL, &pos))) {
+		if (b == eb || !audit_same_kind(&b->problem, &eb->problem))
+			continue;
+		for (size_t k = 0; k < b->n_rows; k++) {
+			const struct batch_row *x = &b->rows[k];
+			struct code_id xid;
+			double speed;
+			if (!code_identity(a->q, x, &xid) || !xid.env[0] || strcmp(xid.dev, id.dev) ||
+			    !code_same_built_timed(&xid, &id) || !code_row_one_job(a->q, x, &xid) ||
+			    !isfinite(speed = query_row_speed(a->q, x)))
+				continue;
+			rows = xrealloc(rows, (n + 1) * sizeof(*rows));
+			rows[n].pr = &b->problem;
+			rows[n].batch = audit_id_or(b->run_id);
+			memcpy(rows[n].env, xid.env, sizeof(rows[n].env));
+			rows[n].speed = speed;
+			n++;
+		}
+	}
+	int unseen = 0;
+	for (size_t i = n; i-- > 0 && !unseen;) {
+		const struct env_row *y = &rows[i];
+		if (audit_same_problem(y->pr, &eb->problem) || !strcmp(y->env, id.env) ||
+		    !isnan(env_fastest_at(rows, n, &eb->problem, y->env)))
+			continue;
+		double other = env_fastest_at(rows, n, y->pr, y->env), mine = env_fastest_at(rows, n, y->pr, id.env);
+		if (!isnan(mine) && !code_speed_drifted(mine, other))
+			continue;
+		struct strbuf shape = STRBUF_INIT;
+		for (size_t d = 0; d < y->pr->n_dims && d < 8; d++)
+			strbuf_addf(&shape, "%s%s=%lld", d ? " " : "", y->pr->dim_names[d] ? y->pr->dim_names[d] : "?",
+				    y->pr->dims[d]);
+		strbuf_addf(msg, "; but %s, the side it says is slower, ran under another runner's process at another "
+				 "shape (batch %s, %s), a process that never ran it at this shape, and this batch's "
+				 "process %s: nothing in the store tells what this batch's process did to it, so a speed "
+				 "over it is that process's alone; time it at this shape under that process to decide",
+			    name, y->batch, shape.buf ? shape.buf : "", isnan(mine) ? "never ran it there" : "ran it slower there by the margin");
+		strbuf_release(&shape);
+		unseen = 1;
+	}
+	free(rows);
+	return unseen;
+}
+
 /*
  * The side a faster or slower claim says is faster (fast, named name),
  * against its own showing beside the other side's code (slow) in every
@@ -1182,6 +1268,8 @@ int audit_history_holds(struct actx *a, const struct batch_record *eb, const str
 		return 0;
 	}
 	if (slower_side_drifted(a, eb, faster ? rb : ra, faster ? vb : va, fast_row, 0, &released, msg))
+		return 0;
+	if (slower_side_unseen(a, eb, faster ? rb : ra, faster ? vb : va, msg))
 		return 0;
 	if (faster_side_moved(a, eb, fast_row, faster ? va : vb, faster ? rb : ra, msg))
 		return 0;

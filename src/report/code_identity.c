@@ -163,7 +163,8 @@ void code_libs_of(const struct run_record *r, char out[SHA256_HEX_LEN + 1])
  * (an honest 3.8x challenger held 2 of 3).  Records before the seed and
  * environment were kept hash them as unknown, alike.
  */
-static void job_hash(const struct run_record *r, char out[SHA256_HEX_LEN + 1], char knobs[SHA256_HEX_LEN + 1])
+static void job_hash(const struct run_record *r, char out[SHA256_HEX_LEN + 1], char knobs[SHA256_HEX_LEN + 1],
+		     char env_out[SHA256_HEX_LEN + 1])
 {
 	/* the knobs by section and name (record_run_setting's "SECTION.NAME") */
 	static const char *const keys[][2] = { { "correctness", "seeds" },     { "timing", "warmup_ms" },
@@ -194,6 +195,16 @@ static void job_hash(const struct run_record *r, char out[SHA256_HEX_LEN + 1], c
 	const char *self = json_string_value(json_object_get(r->settings, "box_self_sha256"));
 	strbuf_addf(&sb, "box %s\n", self ? self : "?");
 	sha256_hex(sb.buf, sb.len, out);
+	/* (the runner's process part alone, where the record has it:
+	 * code_id.env) */
+	if (env_out) {
+		env_out[0] = 0;
+		if (env && self) {
+			char *e = xstrfmt("environment %s\nbox %s\n", env, self);
+			sha256_hex(e, strlen(e), env_out);
+			free(e);
+		}
+	}
 	strbuf_release(&sb);
 }
 
@@ -249,7 +260,7 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	free(pv);
 	sha256_hex(sb.buf ? sb.buf : "", sb.len, id->code);
 	strbuf_release(&sb);
-	job_hash(r, id->job, id->knobs);
+	job_hash(r, id->job, id->knobs, id->env);
 	return id->dev != NULL;
 }
 
@@ -392,6 +403,11 @@ int code_same_job(const struct code_id *x, const struct code_id *y)
 	return x->job[0] && !strcmp(x->job, y->job);
 }
 
+int code_same_env(const struct code_id *x, const struct code_id *y)
+{
+	return x->env[0] && !strcmp(x->env, y->env);
+}
+
 int code_same_history(const struct code_id *x, const struct code_id *y)
 {
 	return code_same_built_timed(x, y) && code_same_job(x, y);
@@ -408,7 +424,7 @@ int code_row_one_job(struct query *q, const struct batch_row *row, const struct 
 		char j[SHA256_HEX_LEN + 1];
 		if (!runs[k]->cache || !runs[k]->clock || !runs[k]->binary_sha256)
 			continue; /* untimed: no speed of the row's */
-		job_hash(runs[k], j, NULL);
+		job_hash(runs[k], j, NULL, NULL);
 		one = !strcmp(j, id->job);
 	}
 	free(runs);

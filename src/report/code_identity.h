@@ -115,6 +115,11 @@ struct code_id {
 					  * every session of one spec shares, whoever runs it and how
 					  * (red team 284; no longer a key of eval.c
 					  * ref_fastest_other_job: a session picks its spec, red team 285) */
+	char env[SHA256_HEX_LEN + 1];    /* the part of job that is the runner's process (its environment
+					  * and the box's self: settings.environment_sha256 and
+					  * box_self_sha256), "" where the record has either not: who ran
+					  * it and how, whatever the spec.  eval.c ref_job_unseen and the
+					  * audit's slower_side_unseen read it across shapes (red team 287) */
 	char libs[SHA256_HEX_LEN + 1];   /* the libraries the object loads (sources marked loaded, or
 					  * named as a shared object: lib*.so*), sorted by content; the
 					  * hash of nothing for none.  Not in bin, neutral or load: every
@@ -201,6 +206,8 @@ int code_same_history(const struct code_id *x, const struct code_id *y);
 /* The job part of code_same_history: one job hash, and not an emptied
  * one (a row of two jobs, code_row_one_job). */
 int code_same_job(const struct code_id *x, const struct code_id *y);
+/* Both ran under one runner's process (code_id.env), known on both. */
+int code_same_env(const struct code_id *x, const struct code_id *y);
 /*
  * Did every timed run of row (one with a cache mode, a clock and a
  * binary) run under id's job (code_id.job, id being the row's

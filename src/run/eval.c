@@ -707,6 +707,8 @@ struct pool_row {
 
 struct pool_batch {
 	char *run_id, *batch_id, *problem; /* problem: name, dtype, dims and plug-in as one key */
+	char *family;                /* the same without the dims (problem_family): the problem at any shape */
+	char *shape;                 /* its dims, "R=4096 C=2048", for a reason to name */
 	char *experiment;
 	int interrupted;
 	long base;                   /* the baseline's row, or -1 */
@@ -756,6 +758,8 @@ void eval_pool_free(struct eval_pool *p)
 		free(p->b[i].run_id);
 		free(p->b[i].batch_id);
 		free(p->b[i].problem);
+		free(p->b[i].family);
+		free(p->b[i].shape);
 		free(p->b[i].experiment);
 	}
 	free(p->b);
@@ -772,6 +776,22 @@ static char *problem_key(const struct rec_problem *x)
 	/* the judge's fingerprint where recorded (audit_same_kind's rule) */
 	strbuf_addf(&sb, "|%s", x->judge_sha256 ? x->judge_sha256 : x->plugin_sha256 ? x->plugin_sha256 : "");
 	return strbuf_detach(&sb, NULL);
+}
+
+/* The problem's key at any shape: problem_key without the dims (malloc'd). */
+static char *problem_family(const struct rec_problem *x)
+{
+	return xstrfmt("%s|%s|%s", x->name ? x->name : "", x->dtype ? x->dtype : "",
+		       x->judge_sha256 ? x->judge_sha256 : x->plugin_sha256 ? x->plugin_sha256 : "");
+}
+
+/* The problem's dims as "R=4096 C=2048" (malloc'd). */
+static char *problem_shape(const struct rec_problem *x)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < x->n_dims && i < 8; i++)
+		strbuf_addf(&sb, "%s%s=%lld", i ? " " : "", x->dim_names[i] ? x->dim_names[i] : "?", x->dims[i]);
+	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
 }
 
 /* The position of run_id in p (found: *at set, 1), or where it goes (0). */
@@ -861,6 +881,8 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 	e->run_id = xstrdup(b->run_id);
 	e->batch_id = dup_or_null(b->batch_id);
 	e->problem = problem_key(&b->problem);
+	e->family = problem_family(&b->problem);
+	e->shape = problem_shape(&b->problem);
 	e->experiment = dup_or_null(b->experiment);
 	e->interrupted = b->interrupted;
 	e->base = -1;
@@ -895,8 +917,10 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 			continue;
 		r->speed = query_row_speed(q, x);
 		r->have_id = 1;
-		if (!code_row_one_job(q, x, &id))
+		if (!code_row_one_job(q, x, &id)) {
 			id.job[0] = 0; /* runs of two jobs: no one's history (code_same_history) */
+			id.env[0] = 0; /* nor anyone's process (ref_job_unseen) */
+		}
 		r->id = id;
 		r->id.bin = dup_or_null(id.bin);
 		r->id.dev = dup_or_null(id.dev);
@@ -1221,6 +1245,99 @@ static void ref_fastest_other_job(const struct eval_pool *p, const struct pool_b
 	fastest_where(p, eb, rr, same_built_other_job, best, best_b);
 }
 
+/*
+ * The fastest row of the reference's code (rr's object, timed the same
+ * way, on its device) under the runner's process env (code_id.env) at
+ * problem key key, in p's batches other than eb; NULL when none.
+ */
+static const struct pool_row *ref_env_fastest_at(const struct eval_pool *p, const struct pool_batch *eb,
+						 const struct pool_row *rr, const char *key, const char *env)
+{
+	const struct pool_row *best = NULL;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct pool_batch *e = &p->b[i];
+		if (e == eb || strcmp(e->problem, key))
+			continue;
+		for (size_t k = 0; k < e->n_rows; k++) {
+			const struct pool_row *y = &e->rows[k];
+			if (y->have_id && isfinite(y->speed) && !strcmp(y->id.dev, rr->id.dev) &&
+			    code_same_built_timed(&y->id, &rr->id) && !strcmp(y->id.env, env) &&
+			    (!best || y->speed < best->speed))
+				best = y;
+		}
+	}
+	return best;
+}
+
+/*
+ * A row of the reference's code (rr, this batch's) in p's batches other
+ * than eb, of eb's problem at another shape (problem_family, not
+ * problem_key), on its device, its object timed the same way, under
+ * another runner's process than rr's (code_id.env, known on both), where
+ * nothing compares the two processes: that process never ran the code at
+ * eb's shape, and at the row's shape rr's process either never ran it or
+ * ran it CODE_DRIFT_MARGIN slower at its fastest than the other at its
+ * fastest.  The newest such row's batch in *xb and rr's process's
+ * fastest there over the other's in *ratio (NAN: never ran there); *xb
+ * NULL when none.
+ *
+ * Red team 287 row 2: ref_fastest_other_job reads rows of eb's problem
+ * key, which holds the shape, so red team 284 row 3's session under
+ * OMP_NUM_THREADS=1 (which slowed only the threaded reference 2x) at
+ * `S: 17` for the history's 16 found no other-job row and was promoted
+ * 3 of 3, a search confirmed 4 of 6.  A time at another shape is another
+ * quantity: no scaling by the work tells what the job did to the
+ * reference there (a time not following the work, launch costs, caches),
+ * so the rule is about what was measured.  Where the reference's history
+ * has a process the session's process was never compared with at any
+ * shape, the session's process is a condition no row of the store
+ * weighs, and the promotion waits for that row: the reference at this
+ * shape under that process (then ref_fastest_other_job compares), or
+ * under this session's process at the other's shape.  Each process of the
+ * history needs its own comparison (a third process at this shape would
+ * not do: red team 284's proposer would time the reference under a
+ * second slowing job and compare with that).  Compared at another shape
+ * and found alike, the two processes are taken as alike here too: a job
+ * whose effect on the reference changes with the shape (a reference that
+ * starts threads above a size) stays open (README "Still out of reach").
+ * The process only (environment, directory, nice value, CPU set, limits,
+ * the box's self: code_id.env), not the spec's knobs: a session picks
+ * its knobs (red team 285), and a store that swept warmup_ms at one shape
+ * would otherwise hold every promotion at the next.  Rows of two jobs and
+ * records without the process's hashes say nothing here.  The
+ * conservative side, as ref_fastest_other_job's: a reference its author
+ * ran fast under an odd process at one shape holds challengers at the
+ * others until compared there.
+ */
+static void ref_job_unseen(const struct eval_pool *p, const struct pool_batch *eb, const struct pool_row *rr,
+			   const struct pool_batch **xb, double *ratio)
+{
+	*xb = NULL;
+	*ratio = NAN;
+	if (!rr->have_id || !rr->id.env[0])
+		return;
+	for (size_t i = p->n; i-- > 0;) {
+		const struct pool_batch *e = &p->b[i];
+		if (e == eb || strcmp(e->family, eb->family) || !strcmp(e->problem, eb->problem))
+			continue;
+		for (size_t k = 0; k < e->n_rows; k++) {
+			const struct pool_row *y = &e->rows[k];
+			if (!y->have_id || !isfinite(y->speed) || !y->id.env[0] || strcmp(y->id.dev, rr->id.dev) ||
+			    code_same_env(&y->id, &rr->id) || !code_same_built_timed(&y->id, &rr->id))
+				continue;
+			if (ref_env_fastest_at(p, eb, rr, eb->problem, y->id.env))
+				continue; /* compared at this shape: ref_fastest_other_job */
+			const struct pool_row *other = ref_env_fastest_at(p, eb, rr, e->problem, y->id.env);
+			const struct pool_row *mine = ref_env_fastest_at(p, eb, rr, e->problem, rr->id.env);
+			if (mine && other && !code_speed_drifted(mine->speed, other->speed))
+				continue; /* compared there, and alike */
+			*xb = e;
+			*ratio = mine && other ? mine->speed / other->speed : NAN;
+			return;
+		}
+	}
+}
+
 /* Read into p every batch of q it has not seen (each once per pool: a
  * reproduction reran the code, so reproductions are read too). */
 static void pool_read_all(struct eval_pool *p, struct query *q)
@@ -1428,6 +1545,16 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 				 job_b->batch_id ? job_b->batch_id : job_b->run_id);
 			w->ref_job_held = code_speed_drifted(rr_row->median, fastest_job->speed) &&
 					  !(rc_row->have_stats && code_beats_history(rc_row->median_ci[1], fastest_job->speed));
+		}
+		/* and under another process at another shape only
+		 * (ref_job_unseen: red team 287 row 2) */
+		const struct pool_batch *unseen_b;
+		ref_job_unseen(p, eb, rr_row, &unseen_b, &w->ref_unseen_ratio);
+		if (unseen_b) {
+			snprintf(w->ref_unseen_batch, sizeof(w->ref_unseen_batch), "%s",
+				 unseen_b->batch_id ? unseen_b->batch_id : unseen_b->run_id);
+			snprintf(w->ref_unseen_shape, sizeof(w->ref_unseen_shape), "%s", unseen_b->shape);
+			w->ref_unseen_held = 1;
 		}
 	}
 	for (size_t i = p->n; i-- > 0;) {
@@ -1898,6 +2025,11 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	int job_held = promoted && w.ref_job_held;
 	if (job_held)
 		promoted = 0;
+	/* or under another process at another shape only, never compared
+	 * with this session's (ref_job_unseen: red team 287 row 2) */
+	int unseen_held = promoted && w.ref_unseen_held;
+	if (unseen_held)
+		promoted = 0;
 	/* a cost the time leaves out: the candidate runs a stress
 	 * distribution (checked, never timed) over 3x slower than its time
 	 * (red team 145: red team 144's stress kernel, 43x slower on rowsum's
@@ -1950,6 +2082,22 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 				  "decide (%s)",
 				  w.ref_median / w.ref_job_median, w.ref_job_batch, w.ref_job_median, w.ref_median,
 				  d);
+		free(d);
+		d = x;
+	}
+	if (unseen_held) {
+		char *ratio = isfinite(w.ref_unseen_ratio)
+				      ? xstrfmt("this session's process ran it %.2fx slower there at its fastest",
+						w.ref_unseen_ratio)
+				      : xstrdup("this session's process never ran it there");
+		char *x = xstrfmt("not promoted: the reference's code ran under another runner's process at another shape "
+				  "(batch %s, %s; the process is the environment, directory, nice value, CPU set and "
+				  "limits the runner hands the kernel), a process that never ran it at this shape, and "
+				  "%s: nothing in the store tells what this session's process does to the reference, so "
+				  "it may be what slowed it; run the reference at this shape under that process, or the "
+				  "session under it, to decide (%s)",
+				  w.ref_unseen_batch, w.ref_unseen_shape, ratio, d);
+		free(ratio);
 		free(d);
 		d = x;
 	}
@@ -2014,6 +2162,13 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 				    ? json_pack("{s:s, s:f, s:f, s:f, s:b}", "fastest_batch", w.ref_job_batch,
 						"fastest_median_us", w.ref_job_median, "median_us", w.ref_median,
 						"ratio", w.ref_median / w.ref_job_median, "held", job_held)
+				    : json_null());
+	json_object_set_new(a, "reference_other_process",
+			    w.ref_unseen_batch[0]
+				    ? json_pack("{s:s, s:s, s:o, s:b}", "batch", w.ref_unseen_batch, "shape",
+						w.ref_unseen_shape, "ratio_there",
+						isfinite(w.ref_unseen_ratio) ? json_real(w.ref_unseen_ratio) : json_null(),
+						"held", unseen_held)
 				    : json_null());
 	json_object_set_new(a, "candidate_drift",
 			    isfinite(w.cand_drift)

@@ -221,9 +221,19 @@ struct eval_pooled {
 	double ref_job_median;
 	char ref_job_batch[96];
 	int ref_job_held;
+	/* a batch where the reference's code ran under another runner's
+	 * process (code_id.env) at another shape of the problem, a process
+	 * never compared with this session's (eval.c ref_job_unseen, red
+	 * team 287), that shape, and this session's process's fastest there
+	 * over the other's (NAN: it never ran there); "" none.  Then nothing
+	 * is promoted */
+	char ref_unseen_batch[96];
+	char ref_unseen_shape[96];
+	double ref_unseen_ratio;
+	int ref_unseen_held;
 };
 #define EVAL_POOLED_INIT                                                                                               \
-	{ 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "", 0, NAN, NAN, "", "", NULL, NAN, "", 0 }
+	{ 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "", 0, NAN, NAN, "", "", NULL, NAN, "", 0, "", "", NAN, 0 }
 /* The candidate's own history holds its promotion: its code refuted in an
  * earlier batch, or faster against the reference here by
  * CODE_DRIFT_MARGIN than there and itself that much slower there

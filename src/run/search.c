@@ -1309,7 +1309,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	 * cannot be read again confirms nothing. */
 	const struct cand *ic = &cg.c[0];
 	struct eval_fastest fst = { NAN, NAN, "" };
-	int drifted = 0, unread = 0, beats = 0, stalled = 0, outvoted = 0, cand_hist = 0, job_held = 0;
+	int drifted = 0, unread = 0, beats = 0, stalled = 0, outvoted = 0, cand_hist = 0, job_held = 0, unseen_held = 0;
 	struct eval_pooled pooled = EVAL_POOLED_INIT;
 	struct lineage_best anc = { NAN, "", "" };
 	if (g->confirmed) {
@@ -1353,6 +1353,11 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 				 * promoted and confirmed greedy.c 1.97x 3 of 3, where
 				 * eval held the same pair */
 				job_held = !outvoted && !cand_hist && pooled.ref_job_held;
+				/* or under another process at another shape only
+				 * (eval.c ref_job_unseen, red team 287 row 2s: the
+				 * search under OMP_NUM_THREADS=1 at S 17 for the
+				 * history's 16 confirmed 4 of 6) */
+				unseen_held = !outvoted && !cand_hist && !job_held && pooled.ref_unseen_held;
 			}
 		}
 		query_release(&q);
@@ -1366,7 +1371,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 	if (pooled.stress_x > stress_x)
 		stress_x = pooled.stress_x;
 	int stressed = g->confirmed && stress_x > 0;
-	if (drifted || stalled || outvoted || stressed || cand_hist || job_held)
+	if (drifted || stalled || outvoted || stressed || cand_hist || job_held || unseen_held)
 		g->confirmed = 0;
 	struct strbuf why = STRBUF_INIT;
 	strbuf_addstr(&why, g->why);
@@ -1407,6 +1412,14 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 					   "eval reads it; run the search under the start's job to decide",
 				    cc->id, ic->id, ic->id, pooled.ref_median / pooled.ref_job_median, pooled.ref_job_batch,
 				    pooled.ref_job_median, pooled.ref_median, cc->id, cc->id);
+		else if (unseen_held)
+			strbuf_addf(&said, "%s faster than %s, but %s's code ran under another runner's process at another "
+					   "shape (batch %s, %s), a process never compared with the search's (%s): the "
+					   "search's process may be what slowed it, as eval reads it; run %s at this shape "
+					   "under that process, or the search under it, to decide",
+				    cc->id, ic->id, ic->id, pooled.ref_unseen_batch, pooled.ref_unseen_shape,
+				    isfinite(pooled.ref_unseen_ratio) ? "slower there by the margin" : "never run there",
+				    ic->id);
 		else if (stressed)
 			strbuf_addf(&said, "%s faster by its time, but a stress distribution of the problem ran it %.2fx slower "
 					   "than its timing median (the batch's notes): a cost the time leaves out",
@@ -1460,7 +1473,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		 * failed, which would hold any challenger alike */
 		free(g->conf_said);
 		g->conf_said = strbuf_detach(&said, NULL);
-		g->conf_own = r == 0 && !rt.interrupted && !unread && !drifted && !job_held && changed != e;
+		g->conf_own = r == 0 && !rt.interrupted && !unread && !drifted && !job_held && !unseen_held && changed != e;
 		if (r < 0)
 			rc = -1;
 	}

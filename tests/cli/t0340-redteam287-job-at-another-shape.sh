@@ -1,0 +1,62 @@
+# t0340 - red team 287 row 2 (host/redteam287/README.md): eval's hold of a
+# reference slowed by the session's job (ref_fastest_other_job, t0332)
+# read rows of the session's problem key, which holds the shape, so red
+# team 284's proposer ran its OMP_NUM_THREADS=1 session (which slows only
+# the threaded reference par.c 2x) at S 17 for the history's 16 (both
+# kernels sleep whatever the shape) and was promoted 3 of 3, the audit
+# supporting the claim.  Now a reference whose code ran under another
+# runner's process at another shape, a process never compared with the
+# session's, holds the promotion (eval.c ref_job_unseen, audit_verdict.c
+# slower_side_unseen): reference_other_process names that batch.  And
+# once the two processes were compared at the other shape and found
+# alike (the history's reference run again under `nice -n 1`, which
+# changes the process, not the sleep), a session under that process at
+# S 17 is not held by it.  About 40 s.
+. "$REPO/tests/cli/lib.sh"
+command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
+runs_alone_light "sleep-timed kernels 2x apart"
+mkrepo
+S=tests/fixtures/specs
+F=tests/fixtures/adversary/host/redteam284
+# the project's batch of the reference alone, default process, S 16
+expect_exit 0 "$EVIDENT" run --no-progress $S/host-redteam284-jobref.yaml
+show() {
+	python3 -S - "$1" <<'PY' || fail "eval's answer unreadable"
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+o = d.get("reference_other_process")
+print("promoted=%s verdict=%s" % (d.get("promoted"), d.get("verdict")))
+print("other_process=%s" % (o and "shape=%s ratio_there=%s held=%s" % (o.get("shape"), o.get("ratio_there"), o.get("held"))))
+print("decision:", d.get("decision"))
+PY
+}
+line="{\"kernel\": \"$F/greedy.c\", \"params\": {\"SLEEP_US\": 8000}}"
+# the session: OMP_NUM_THREADS=1 at S 17
+echo "$line" | OMP_NUM_THREADS=1 "$EVIDENT" eval --no-progress $S/host-redteam287-shape.yaml > e1.out 2> e1.err ||
+	fail "eval failed: $(tail -3 e1.err)"
+show e1.out > e1.txt
+cat e1.txt
+expect_match e1.txt "^promoted=False "
+expect_match e1.txt "^other_process=shape=B=1 H=1 S=16 D=16 ratio_there=None held=(True|False)$"
+if grep -q "^promoted=False verdict=faster" e1.txt; then
+	expect_match e1.txt "held=True$"
+	expect_contains e1.txt "ran under another runner's process at another shape"
+	expect_contains e1.txt "this session's process never ran it there"
+	c=$(python3 -S -c "import json,sys;print(json.loads(open(sys.argv[1]).readline())['candidate'])" e1.out)
+	printf 'greedy is faster. <!-- claim: faster experiment=rt285-knob a=%s b=ref -->\n' "$c" > claim.md
+	"$EVIDENT" audit claim.md > a.out 2>&1
+	cat a.out
+	expect_contains a.out "1 contradicted"
+	expect_contains a.out "ran under another runner's process at another shape"
+else
+	echo "note: the session's verdict was not faster here (load?): the hold's reason not reached"
+fi
+# compared at S 16 and alike: the reference under nice -n 1 there, then
+# the session under nice -n 1 at S 17
+expect_exit 0 nice -n 1 "$EVIDENT" run --no-progress $S/host-redteam284-jobref.yaml
+echo "$line" | nice -n 1 "$EVIDENT" eval --no-progress $S/host-redteam287-shape.yaml > e2.out 2> e2.err ||
+	fail "eval failed: $(tail -3 e2.err)"
+show e2.out > e2.txt
+cat e2.txt
+expect_match e2.txt "^other_process=None$"
+exit 0
