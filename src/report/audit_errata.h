@@ -58,6 +58,10 @@ struct audit_errata {
 	size_t n_seen;
 	char **unplaced; /* runner commits the repository does not hold (matched by name alone) */
 	size_t n_unplaced;
+	void *reach;    /* the files each tree's build reads, by tree (the include walk's cache) */
+	size_t n_reach;
+	void *incs;     /* each C file's #include operands, by blob (the same walk's) */
+	size_t n_incs;
 };
 
 /* Read path into *e (zeroed first) and check every entry in the git
