@@ -629,6 +629,35 @@ static int reach_root(const char *root, const git_tree_entry *entry, void *paylo
 	return 0;
 }
 
+/* The #include operands of blob id (code_text_incs's incs: a line each),
+ * from e's cache (most files are the same blob in the trees an audit
+ * compares); the cache owns them (audit_errata_release).  NULL where the
+ * repository cannot say (git_error_last says why). */
+struct incs_entry {
+	git_oid blob;
+	char *incs;
+};
+static const char *blob_incs(git_repository *repo, struct audit_errata *e, const git_oid *id)
+{
+	struct incs_entry *c = e->incs;
+	for (size_t i = 0; i < e->n_incs; i++)
+		if (git_oid_equal(&c[i].blob, id))
+			return c[i].incs;
+	git_blob *blob = NULL;
+	if (git_blob_lookup(&blob, repo, id) < 0)
+		return NULL;
+	struct strbuf code = STRBUF_INIT, incs = STRBUF_INIT;
+	code_text_incs(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), &code, &incs);
+	git_blob_free(blob);
+	strbuf_release(&code);
+	c = xrealloc(c, (e->n_incs + 1) * sizeof(*c));
+	git_oid_cpy(&c[e->n_incs].blob, id);
+	c[e->n_incs].incs = xstrdup(strbuf_str(&incs));
+	strbuf_release(&incs);
+	e->incs = c;
+	return c[e->n_incs++].incs;
+}
+
 /*
  * Red team 287 row 1b: the files of tree the runner's C build reads, into
  * *out (paths_release frees them): runner_path's C (src/<dir>/ *.c, the
@@ -654,38 +683,10 @@ static int reach_root(const char *root, const git_tree_entry *entry, void *paylo
  * the errata compare two commits that need not have been built here
  * (nor at all: the defect's and the fix's); the walk reads each commit's
  * own tree.  The headers in -I$(BUILD)/gen are generated, not in a
- * commit (their scripts are not the runner's C).  0, or -1
- * (git_error_last says why).
+ * commit (their scripts are not the runner's C).  Each file's #include
+ * lines come from e's cache (blob_incs).  0, or -1 (git_error_last says
+ * why).
  */
-struct incs_entry {
-	git_oid blob;
-	char *incs;
-};
-/* The #include operands of blob id (code_text_incs's incs: a line each),
- * from e's cache (most files are the same blob in the trees an audit
- * compares); the cache owns them (audit_errata_release).  NULL where the
- * repository cannot say (git_error_last says why). */
-static const char *blob_incs(git_repository *repo, struct audit_errata *e, const git_oid *id)
-{
-	struct incs_entry *c = e->incs;
-	for (size_t i = 0; i < e->n_incs; i++)
-		if (git_oid_equal(&c[i].blob, id))
-			return c[i].incs;
-	git_blob *blob = NULL;
-	if (git_blob_lookup(&blob, repo, id) < 0)
-		return NULL;
-	struct strbuf code = STRBUF_INIT, incs = STRBUF_INIT;
-	code_text_incs(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), &code, &incs);
-	git_blob_free(blob);
-	strbuf_release(&code);
-	c = xrealloc(c, (e->n_incs + 1) * sizeof(*c));
-	git_oid_cpy(&c[e->n_incs].blob, id);
-	c[e->n_incs].incs = xstrdup(strbuf_str(&incs));
-	strbuf_release(&incs);
-	e->incs = c;
-	return c[e->n_incs++].incs;
-}
-
 static int include_reach(git_repository *repo, struct audit_errata *e, git_tree *tree, struct paths *out)
 {
 	struct strbuf path = STRBUF_INIT;
@@ -745,20 +746,22 @@ struct reach_entry {
 };
 static const struct paths *tree_reach(git_repository *repo, struct audit_errata *e, git_tree *tree)
 {
-	struct reach_entry *c = e->reach;
+	struct reach_entry **c = e->reach; /* each its own allocation: a pointer to one outlives the array's growth */
 	for (size_t i = 0; i < e->n_reach; i++)
-		if (git_oid_equal(&c[i].tree, git_tree_id(tree)))
-			return &c[i].files;
+		if (git_oid_equal(&c[i]->tree, git_tree_id(tree)))
+			return &c[i]->files;
 	struct paths files = PATHS_INIT;
 	if (include_reach(repo, e, tree, &files) < 0) {
 		paths_release(&files);
 		return NULL;
 	}
+	struct reach_entry *r = xmalloc(sizeof(*r));
+	git_oid_cpy(&r->tree, git_tree_id(tree));
+	r->files = files;
 	c = xrealloc(c, (e->n_reach + 1) * sizeof(*c));
-	git_oid_cpy(&c[e->n_reach].tree, git_tree_id(tree));
-	c[e->n_reach].files = files;
+	c[e->n_reach++] = r;
 	e->reach = c;
-	return &c[e->n_reach++].files;
+	return &r->files;
 }
 
 /* What changed in the runner's sources (runner_path, and the files an
@@ -1042,9 +1045,11 @@ void audit_errata_release(struct audit_errata *e)
 	for (size_t k = 0; k < e->n_unplaced; k++)
 		free(e->unplaced[k]);
 	free(e->unplaced);
-	struct reach_entry *c = e->reach;
-	for (size_t k = 0; k < e->n_reach; k++)
-		paths_release(&c[k].files);
+	struct reach_entry **c = e->reach;
+	for (size_t k = 0; k < e->n_reach; k++) {
+		paths_release(&c[k]->files);
+		free(c[k]);
+	}
 	free(c);
 	struct incs_entry *ic = e->incs;
 	for (size_t k = 0; k < e->n_incs; k++)
