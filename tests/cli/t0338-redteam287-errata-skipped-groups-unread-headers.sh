@@ -10,7 +10,7 @@
 # counted file reaches it (resolved as the compiler does under -Isrc), and
 # one reached, however deep, still does.  The commits are made by
 # plumbing on the runner's own commit (errata-lib.sh), no build.  About
-# 15 s.
+# 20 s.
 . "$REPO/tests/cli/lib.sh"
 . "$REPO/tests/cli/errata-lib.sh"
 errata_setup t0338
