@@ -162,6 +162,103 @@ static int literal_open_escape(const char *s, const char *e)
 }
 
 /*
+ * Red team 287 row 1a: a group the preprocessor skips is no code (C11
+ * 6.10.1: its lines are not compiled; only its directives' nesting is
+ * read), yet this read "#if 0 / int f(void) { return 1; } / #endif"
+ * appended to src/base/elf.c as code: that commit, which builds elf.o
+ * byte for byte as the runner's, was "another runner" (the defect's runs
+ * escaped its erratum, 1 of 1) and passed as a fix (1 of 1).  Now a
+ * conditional whose condition is the literal 0 or 1 is decided: a group
+ * under "#if 0" or "#elif 0", the "#else" of a taken "#if 1", every
+ * group after a taken one, and every group nested in a skipped one (its
+ * directives too) are dropped, and so are the decided chain's own
+ * directive lines, so "#if 0 ... #endif" reads as nothing and "#if 1 X
+ * #else Y #endif" as X.  Any other condition ("#ifdef", "#if FOO",
+ * "#if 0L", "#if (0)") is not decided: its group is kept as code, and
+ * from it on the chain's directives are written as they stand (the
+ * conservative side: a change there still reads as code).  Not read:
+ * __LINE__ moved by the dropped lines (as by a blank line or comment).
+ */
+struct cond_frame {
+	unsigned char outer; /* the chain lies in a skipped group: all of it is dropped */
+	unsigned char skip;  /* its current group is skipped */
+	unsigned char taken; /* a group of it was surely taken: the rest are skipped */
+	unsigned char open;  /* a condition of it was not decided: its directives are written */
+};
+
+/* 0 or 1 where the condition [s, e) (code_text's tokens) is that literal, else -1. */
+static int cond_literal(const char *s, const char *e)
+{
+	return e - s == 1 && (*s == '0' || *s == '1') ? *s - '0' : -1;
+}
+
+/* The directive just read into out[at, out->len) (code_text's tokens,
+ * '#' first): update the conditional stack *st (n deep, *cap allocated)
+ * and say whether its line is kept (1) or dropped (0).  An #include line
+ * kept has its operand added, a line, to incs (when not NULL). */
+static int directive_end(const struct strbuf *out, size_t at, struct cond_frame **st, size_t *n, size_t *cap,
+			 struct strbuf *incs)
+{
+	const char *p = out->buf + at, *e = out->buf + out->len;
+	if (p < e && *p == ' ')
+		p++;
+	p += p < e && *p == '#' ? 1 : 2; /* '#' or "%:" */
+	if (p < e && *p == ' ')
+		p++;
+	const char *name = p;
+	while (p < e && word_byte((unsigned char)*p))
+		p++;
+	size_t nl = (size_t)(p - name);
+	if (p < e && *p == ' ')
+		p++;
+	const char *rest = p;
+#define IS(w) (nl == sizeof(w) - 1 && !memcmp(name, w, nl))
+	int skipping = *n && (*st)[*n - 1].skip;
+	if (IS("if") || IS("ifdef") || IS("ifndef")) {
+		if (*n == *cap) {
+			*cap = *cap ? 2 * *cap : 16;
+			*st = xrealloc(*st, *cap * sizeof(**st));
+		}
+		struct cond_frame *f = &(*st)[(*n)++];
+		memset(f, 0, sizeof(*f));
+		int c = IS("if") ? cond_literal(rest, e) : -1;
+		f->outer = (unsigned char)skipping;
+		f->skip = (unsigned char)(skipping || c == 0);
+		f->taken = !skipping && c == 1;
+		f->open = !skipping && c < 0;
+		return f->open;
+	}
+	if (IS("elif") || IS("else") || IS("endif")) {
+		if (!*n)
+			return 1; /* a stray one: kept as written */
+		struct cond_frame *f = &(*st)[*n - 1];
+		if (IS("endif")) {
+			(*n)--;
+			return !f->outer && f->open;
+		}
+		if (f->outer)
+			return 0;
+		int c = IS("elif") ? cond_literal(rest, e) : 1; /* #else: the group taken if none was */
+		if (f->taken) {
+			f->skip = 1;
+		} else {
+			f->skip = c == 0;
+			f->taken = c == 1;
+			f->open |= c < 0;
+		}
+		return f->open;
+	}
+	if (skipping)
+		return 0;
+	if (incs && (IS("include") || IS("include_next"))) {
+		strbuf_add(incs, rest, (size_t)(e - rest));
+		strbuf_addch(incs, '\n');
+	}
+	return 1;
+#undef IS
+}
+
+/*
  * The code of C source src into out (the tokens, one space apart, a
  * directive's line ended with a newline).  Red team 285 row 4a: adjacent
  * string literals are one literal to the compiler (translation phase 6),
@@ -176,9 +273,11 @@ static int literal_open_escape(const char *s, const char *e)
  * joined to it.  Still read as layout, the rarer same class: the blanks
  * inside a macro argument that the macro stringizes (#x), and __LINE__
  * moved by a blank line; and a literal joined inside a macro argument
- * that is stringized.
+ * that is stringized.  Groups the preprocessor skips are dropped (red
+ * team 287 row 1a, above).  incs, when not NULL, gets the operand of each
+ * #include kept, one a line (include_reach); code_text is it without.
  */
-static void code_text(const char *src, size_t len, struct strbuf *out)
+static void code_text_incs(const char *src, size_t len, struct strbuf *out, struct strbuf *incs)
 {
 	struct strbuf sp = STRBUF_INIT; /* src with its backslash-newlines removed */
 	for (size_t i = 0; i < len; i++) {
@@ -195,6 +294,9 @@ static void code_text(const char *src, size_t len, struct strbuf *out)
 	int define = 0;		     /* the directive is #define */
 	const char *prev_end = NULL; /* where the last token ended in sp */
 	int prev_lit = 0;	     /* the last token written is a joinable string literal */
+	size_t dstart = 0;	     /* where the directive line began in out */
+	struct cond_frame *st = NULL; /* the open conditionals (directive_end's) */
+	size_t n_st = 0, cap_st = 0;
 	while (s < e) {
 		if (*s == '/' && s + 1 < e && s[1] == '*') {
 			const char *t = s + 2;
@@ -209,10 +311,14 @@ static void code_text(const char *src, size_t len, struct strbuf *out)
 			continue;
 		}
 		if (*s == '\n') {
-			if (directive) {
+			if (directive && directive_end(out, dstart, &st, &n_st, &cap_st, incs)) {
 				strbuf_addch(out, '\n');
-				prev_lit = 0;
+			} else if (directive) {
+				out->len = dstart; /* a skipped group's directive, or a decided conditional's */
+				out->buf[out->len] = '\0';
 			}
+			if (directive)
+				prev_lit = 0;
 			directive = 0;
 			line_start = 1;
 			s++;
@@ -228,8 +334,16 @@ static void code_text(const char *src, size_t len, struct strbuf *out)
 			dtok = 0;
 			define = 0;
 			prev_lit = 0;
+			dstart = out->len;
 		}
 		line_start = 0;
+		if (!directive && n_st && st[n_st - 1].skip) {
+			/* a group the preprocessor skips (red team 287 row 1a) */
+			prev_lit = 0;
+			prev_end = t;
+			s = t;
+			continue;
+		}
 		int lit = t - s >= 2 && t[-1] == '"' && memchr(s, '"', (size_t)(t - s - 1)) != NULL; /* a closed string literal */
 		int join_ok = !directive || define;
 		if (lit && join_ok && prev_lit && *s == '"') {
@@ -252,7 +366,17 @@ static void code_text(const char *src, size_t len, struct strbuf *out)
 		prev_end = t;
 		s = t;
 	}
+	if (directive && !directive_end(out, dstart, &st, &n_st, &cap_st, incs)) {
+		out->len = dstart; /* the last line, a directive without its newline */
+		out->buf[out->len] = '\0';
+	}
+	free(st);
 	strbuf_release(&sp);
+}
+
+static void code_text(const char *src, size_t len, struct strbuf *out)
+{
+	code_text_incs(src, len, out, NULL);
 }
 
 /*
@@ -337,7 +461,8 @@ static int blob_code(git_repository *repo, const git_oid *id, int kind, struct s
  * Is path the runner's, a file its build reads (the code that makes
  * records)?  RUNNER_C: the C the Makefile compiles, src/<dir>/ *.c (its
  * SRCS, $(wildcard src/ * / *.c), main.c and worker_main.c included), the
- * headers under src/ (any depth: what those include), and the headers
+ * CUDA harness mk/cuda.mk compiles when nvcc exists (src/backends/cuda/
+ * *.cu, lib/libevident_cuda.so, which the worker loads), and the headers
  * outside src/ that src/ compiles in, kernels/evident_kernel.h and
  * problems/ *.h (src/backends/worker.h and problem.h include them: red
  * team 282 row 5, a runner built with that header edited was "the same
@@ -357,12 +482,14 @@ static int blob_code(git_repository *repo, const git_oid *id, int kind, struct s
  * record's path reaches cannot be told by file name, all of it is linked
  * into bin/evident, so all of it counts (the conservative side: a file
  * that can shape records is the runner's; a real code change in svg.c now
- * passes as a fix, a comment there still does not).
- * scripts/runner-commit.sh's dirty check reads the same files (and
- * whatever else the build's dependency files name).  0 where it is none
- * of these.
+ * passes as a fix, a comment there still does not).  The headers under
+ * src/ are not here: one counts where an #include of these reaches it
+ * (include_reach, src_changed; red team 287 row 1b: a header no file
+ * includes counted).  scripts/runner-commit.sh's dirty check reads these
+ * files, every header under src/ (an untracked one may be included: the
+ * dirty side) and whatever else the build's dependency files name.  0
+ * where it is none of these.
  */
-static const char *const runner_pathspec[] = { "src/", "kernels/", "problems/", "Makefile", "mk/" };
 static int runner_path(const char *path)
 {
 	if (!path)
@@ -372,7 +499,11 @@ static int runner_path(const char *path)
 	if (!strncmp(path, "src/", 4)) {
 		const char *dir_end = strchr(path + 4, '/');
 		int dot_c = n > 2 && !strcmp(path + n - 2, ".c");
-		if (dot_h || (dot_c && dir_end && dir_end > path + 4 && !strchr(dir_end + 1, '/') && dir_end[1] != '.'))
+		if (dot_c && dir_end && dir_end > path + 4 && !strchr(dir_end + 1, '/') && dir_end[1] != '.')
+			return RUNNER_C;
+		/* the CUDA harness, mk/cuda.mk's src/backends/cuda/%.cu */
+		if (!strncmp(path, "src/backends/cuda/", 18) && !strchr(path + 18, '/') && path[18] != '.' && n > 21 &&
+		    !strcmp(path + n - 3, ".cu"))
 			return RUNNER_C;
 		return RUNNER_NONE;
 	}
@@ -386,31 +517,287 @@ static int runner_path(const char *path)
 	return RUNNER_NONE;
 }
 
-/* What changed in the runner's sources (runner_path) between commits a
- * and b: SRC_CODE (code a compiler or make reads), SRC_COMMENTS (comments
- * and layout only: code_text, make_text), SRC_NONE, or -1 (git_error_last
- * says why). */
+/* A header under src/ (any depth): what counted before the include walk,
+ * and counts still where an #include cannot be resolved (include_reach). */
+static int src_header(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+	return n > 6 && !strncmp(path, "src/", 4) && !strcmp(path + n - 2, ".h");
+}
+
+/* A set of paths, each malloc'd (paths_release frees them). */
+struct paths {
+	char **v;
+	size_t n;
+	int every_header; /* an #include whose file cannot be told: every header under src/ counts */
+};
+#define PATHS_INIT { NULL, 0, 0 }
+
+static int paths_has(const struct paths *p, const char *path)
+{
+	for (size_t i = 0; path && i < p->n; i++)
+		if (!strcmp(p->v[i], path))
+			return 1;
+	return 0;
+}
+
+static void paths_add(struct paths *p, const char *path)
+{
+	if (paths_has(p, path))
+		return;
+	p->v = xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
+	p->v[p->n++] = xstrdup(path);
+}
+
+static void paths_release(struct paths *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
+
+/* dir (dlen bytes, may be 0) joined with name (nlen bytes) into out, "."
+ * and ".." taken lexically (a git tree holds no links to follow); -1 where
+ * name is absolute or climbs above the tree's root (not a file of it). */
+static int join_path(const char *dir, size_t dlen, const char *name, size_t nlen, struct strbuf *out)
+{
+	strbuf_reset(out);
+	if (nlen && *name == '/')
+		return -1;
+	struct strbuf in = STRBUF_INIT;
+	strbuf_add(&in, dir, dlen);
+	strbuf_addch(&in, '/');
+	strbuf_add(&in, name, nlen);
+	const char *p = strbuf_str(&in), *e = p + in.len;
+	int rc = 0;
+	while (p < e) {
+		const char *c = p;
+		while (p < e && *p != '/')
+			p++;
+		size_t cl = (size_t)(p - c);
+		p += p < e;
+		if (!cl || (cl == 1 && *c == '.'))
+			continue;
+		if (cl == 2 && c[0] == '.' && c[1] == '.') {
+			if (!out->len) {
+				rc = -1;
+				break;
+			}
+			char *slash = strrchr(out->buf, '/');
+			out->len = slash ? (size_t)(slash - out->buf) : 0;
+			out->buf[out->len] = '\0';
+			continue;
+		}
+		if (out->len)
+			strbuf_addch(out, '/');
+		strbuf_add(out, c, cl);
+	}
+	strbuf_release(&in);
+	return rc;
+}
+
+/* Is path a file (a blob) of tree? */
+static int tree_has_file(git_tree *tree, const char *path)
+{
+	git_tree_entry *te = NULL;
+	if (!*path || git_tree_entry_bypath(&te, tree, path) < 0)
+		return 0;
+	int blob = git_tree_entry_type(te) == GIT_OBJECT_BLOB;
+	git_tree_entry_free(te);
+	return blob;
+}
+
+static int reach_root(const char *root, const git_tree_entry *entry, void *payload)
+{
+	char *path = xstrfmt("%s%s", root, git_tree_entry_name(entry));
+	if (git_tree_entry_type(entry) == GIT_OBJECT_TREE) {
+		/* runner_path's C lies in src/, kernels/ and problems/ only: the
+		 * rest of the tree (the fixtures) is not walked */
+		int in = !strcmp(path, "src") || !strncmp(path, "src/", 4) || !strcmp(path, "kernels") ||
+			 !strcmp(path, "problems");
+		free(path);
+		return in ? 0 : 1;
+	}
+	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
+		free(path);
+		return 0;
+	}
+	if (runner_path(path) == RUNNER_C)
+		paths_add(payload, path);
+	free(path);
+	return 0;
+}
+
+/* The #include operands of blob id (code_text_incs's incs: a line each),
+ * from e's cache (most files are the same blob in the trees an audit
+ * compares); the cache owns them (audit_errata_release).  NULL where the
+ * repository cannot say (git_error_last says why). */
+struct incs_entry {
+	git_oid blob;
+	char *incs;
+};
+static const char *blob_incs(git_repository *repo, struct audit_errata *e, const git_oid *id)
+{
+	struct incs_entry *c = e->incs;
+	for (size_t i = 0; i < e->n_incs; i++)
+		if (git_oid_equal(&c[i].blob, id))
+			return c[i].incs;
+	git_blob *blob = NULL;
+	if (git_blob_lookup(&blob, repo, id) < 0)
+		return NULL;
+	struct strbuf code = STRBUF_INIT, incs = STRBUF_INIT;
+	code_text_incs(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), &code, &incs);
+	git_blob_free(blob);
+	strbuf_release(&code);
+	c = xrealloc(c, (e->n_incs + 1) * sizeof(*c));
+	git_oid_cpy(&c[e->n_incs].blob, id);
+	c[e->n_incs].incs = xstrdup(strbuf_str(&incs));
+	strbuf_release(&incs);
+	e->incs = c;
+	return c[e->n_incs++].incs;
+}
+
+/*
+ * Red team 287 row 1b: the files of tree the runner's C build reads, into
+ * *out (paths_release frees them): runner_path's C (src/<dir>/ *.c, the
+ * harness's src/backends/cuda/ *.cu, kernels/evident_kernel.h, problems/
+ * *.h) and every file an #include in one of those reaches, and so on (the
+ * headers under src/, and any other file so included).  Red team 285's
+ * fix counted every header under src/ (any depth), so a commit adding
+ * src/base/rt287_unused.h, which no file includes, was "another runner"
+ * (the defect's runs escaped its erratum, 1 of 1) and passed as a fix (1
+ * of 1); a header nothing reaches is not read by the build, so it does
+ * not count now.  An #include is resolved as the compiler resolves it
+ * under the Makefile's flags (ALL_CFLAGS: -Isrc): "name" in the including
+ * file's own directory, then src/; <name> in src/ (the system's headers
+ * are not the runner's); the first file of the tree found is the one
+ * read.  Every #include is followed but those in a group code_text drops
+ * (#if 0): one under #ifdef or any condition not decided is followed (the
+ * conservative side: the union of what any configuration reads).  An
+ * #include of a macro (#include NAME), which this cannot resolve, makes
+ * every header under src/ count, as before (out->every_header).  The
+ * build's own dependency files (BUILD/obj/ ** / *.d, which name exactly
+ * what one compile read, and which scripts/runner-commit.sh reads) are
+ * not used: they are build outputs of one checkout, not in a commit, and
+ * the errata compare two commits that need not have been built here
+ * (nor at all: the defect's and the fix's); the walk reads each commit's
+ * own tree.  The headers in -I$(BUILD)/gen are generated, not in a
+ * commit (their scripts are not the runner's C).  Each file's #include
+ * lines come from e's cache (blob_incs).  0, or -1 (git_error_last says
+ * why).
+ */
+static int include_reach(git_repository *repo, struct audit_errata *e, git_tree *tree, struct paths *out)
+{
+	struct strbuf path = STRBUF_INIT;
+	int rc = git_tree_walk(tree, GIT_TREEWALK_PRE, reach_root, out) < 0 ? -1 : 0;
+	for (size_t i = 0; !rc && i < out->n; i++) { /* out grows as the walk goes */
+		git_tree_entry *te = NULL;
+		const char *p = NULL;
+		if (git_tree_entry_bypath(&te, tree, out->v[i]) < 0 || !(p = blob_incs(repo, e, git_tree_entry_id(te)))) {
+			git_tree_entry_free(te);
+			rc = -1;
+			break;
+		}
+		git_tree_entry_free(te);
+		const char *slash = strrchr(out->v[i], '/');
+		size_t dlen = slash ? (size_t)(slash - out->v[i]) : 0;
+		char *dir = xstrndup(out->v[i], dlen); /* out->v may move as paths are added */
+		const char *pe = p + strlen(p);
+		while (p < pe) {
+			const char *le = memchr(p, '\n', (size_t)(pe - p));
+			le = le ? le : pe;
+			const char *q = p;
+			p = le < pe ? le + 1 : pe;
+			struct strbuf name = STRBUF_INIT;
+			int quoted = le - q >= 2 && *q == '"' && le[-1] == '"';
+			if (quoted) {
+				strbuf_add(&name, q + 1, (size_t)(le - q - 2));
+			} else if (le - q >= 2 && *q == '<' && le[-1] == '>') {
+				/* code_text wrote <a/b.h> as tokens one space apart */
+				for (const char *c = q + 1; c < le - 1; c++)
+					if (*c != ' ')
+						strbuf_addch(&name, *c);
+			} else {
+				out->every_header = 1;
+				strbuf_release(&name);
+				continue;
+			}
+			const char *nm = strbuf_str(&name);
+			if ((quoted && join_path(dir, dlen, nm, name.len, &path) == 0 && tree_has_file(tree, strbuf_str(&path))) ||
+			    (join_path("src", 3, nm, name.len, &path) == 0 && tree_has_file(tree, strbuf_str(&path))))
+				paths_add(out, strbuf_str(&path));
+			strbuf_release(&name);
+		}
+		free(dir);
+	}
+	strbuf_release(&path);
+	return rc;
+}
+
+/* The files tree's build reads (include_reach), from e's cache, where
+ * the walk is kept by tree (an audit compares one defective commit with
+ * many runner commits, and the walk reads every C file of both trees);
+ * the cache owns it (audit_errata_release frees it).  NULL where the
+ * repository cannot say (git_error_last says why). */
+struct reach_entry {
+	git_oid tree;
+	struct paths files;
+};
+static const struct paths *tree_reach(git_repository *repo, struct audit_errata *e, git_tree *tree)
+{
+	struct reach_entry **c = e->reach; /* each its own allocation: a pointer to one outlives the array's growth */
+	for (size_t i = 0; i < e->n_reach; i++)
+		if (git_oid_equal(&c[i]->tree, git_tree_id(tree)))
+			return &c[i]->files;
+	struct paths files = PATHS_INIT;
+	if (include_reach(repo, e, tree, &files) < 0) {
+		paths_release(&files);
+		return NULL;
+	}
+	struct reach_entry *r = xmalloc(sizeof(*r));
+	git_oid_cpy(&r->tree, git_tree_id(tree));
+	r->files = files;
+	c = xrealloc(c, (e->n_reach + 1) * sizeof(*c));
+	c[e->n_reach++] = r;
+	e->reach = c;
+	return &r->files;
+}
+
+/* What changed in the runner's sources (runner_path, and the files an
+ * #include of them reaches in a or in b: include_reach, by e's cache)
+ * between commits a and b: SRC_CODE (code a compiler or make reads),
+ * SRC_COMMENTS (comments, layout and groups the preprocessor skips only:
+ * code_text, make_text), SRC_NONE, or -1 (git_error_last says why). */
 enum { SRC_NONE, SRC_COMMENTS, SRC_CODE };
-static int src_changed(git_repository *repo, const git_oid *a, const git_oid *b)
+static int src_changed(git_repository *repo, struct audit_errata *e, const git_oid *a, const git_oid *b)
 {
 	git_commit *ca = NULL, *cb = NULL;
 	git_tree *ta = NULL, *tb = NULL;
 	git_diff *diff = NULL;
 	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
-	git_diff_options o;
-	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
-	o.pathspec.strings = (char **)runner_pathspec;
-	o.pathspec.count = sizeof(runner_pathspec) / sizeof(*runner_pathspec);
+	const struct paths *ra = NULL, *rb = NULL; /* what the builds of a and b read (tree_reach) */
 	int rc = -1;
+	/* the whole trees: an #include may reach a file anywhere in them */
 	if (git_commit_lookup(&ca, repo, a) < 0 || git_commit_lookup(&cb, repo, b) < 0 || git_commit_tree(&ta, ca) < 0 ||
-	    git_commit_tree(&tb, cb) < 0 || git_diff_tree_to_tree(&diff, repo, ta, tb, &o) < 0)
+	    git_commit_tree(&tb, cb) < 0 || git_diff_tree_to_tree(&diff, repo, ta, tb, NULL) < 0)
 		goto out;
 	size_t n = git_diff_num_deltas(diff);
 	rc = SRC_NONE;
 	for (size_t i = 0; i < n && rc != SRC_CODE; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		int kind = runner_path(d->new_file.path);
-		kind = kind ? kind : runner_path(d->old_file.path);
+		const char *np = d->new_file.path, *op = d->old_file.path;
+		int kind = runner_path(np);
+		kind = kind ? kind : runner_path(op);
+		if (!kind) {
+			if (!ra && (!(ra = tree_reach(repo, e, ta)) || !(rb = tree_reach(repo, e, tb)))) {
+				rc = -1;
+				break;
+			}
+			if (paths_has(ra, np) || paths_has(rb, np) || paths_has(ra, op) || paths_has(rb, op) ||
+			    ((ra->every_header || rb->every_header) && (src_header(np) || src_header(op))))
+				kind = RUNNER_C;
+		}
 		if (!kind)
 			continue;
 		rc = SRC_COMMENTS;
@@ -461,14 +848,15 @@ static int verify(git_repository *repo, struct audit_errata *e, size_t i, const 
 	 * change the code under src/ since the defective commit (red team
 	 * 46: a chain of empty commits, each "fixed in" the next, set aside
 	 * every failing batch of a kernel that failed on its own) */
-	int changed = src_changed(repo, &oc, &of);
+	int changed = src_changed(repo, e, &oc, &of);
 	if (changed < 0) {
 		strbuf_addf(err, "%s: cannot compare %.12s with %.12s (%s)", where, c, f, git_msg());
 		return -1;
 	}
 	if (changed == SRC_NONE) {
 		strbuf_addf(err, "%s: the fixing commit %.12s changes nothing in the runner's sources (src/*/*.c, "
-			    "src/**/*.h, kernels/evident_kernel.h, problems/*.h, the Makefile, mk/) since %.12s: a "
+			    "src/backends/cuda/*.cu, kernels/evident_kernel.h, problems/*.h, the files their "
+			    "#include lines reach, the Makefile, mk/) since %.12s: a "
 			    "runner's defect is fixed in the runner's sources, the code that makes records (not "
 			    "docs, tests or files the build never reads)", where, f, c);
 		return -1;
@@ -579,7 +967,7 @@ static int covers(const struct audit_errata *e, size_t i, const git_oid *c)
 	git_oid d;
 	if (git_oid_fromstr(&d, e->commit[i]) < 0)
 		return 0;
-	int ch = src_changed(e->repo, &d, c);
+	int ch = src_changed(e->repo, (struct audit_errata *)e, &d, c); /* e's caches only */
 	return ch == SRC_NONE || ch == SRC_COMMENTS;
 }
 
@@ -657,6 +1045,16 @@ void audit_errata_release(struct audit_errata *e)
 	for (size_t k = 0; k < e->n_unplaced; k++)
 		free(e->unplaced[k]);
 	free(e->unplaced);
+	struct reach_entry **c = e->reach;
+	for (size_t k = 0; k < e->n_reach; k++) {
+		paths_release(&c[k]->files);
+		free(c[k]);
+	}
+	free(c);
+	struct incs_entry *ic = e->incs;
+	for (size_t k = 0; k < e->n_incs; k++)
+		free(ic[k].incs);
+	free(ic);
 	if (e->repo) {
 		git_repository_free(e->repo);
 		git_libgit2_shutdown();

@@ -26,8 +26,9 @@
  * outside src/report/: red team 49's "fix" was a plot colour in
  * src/report/svg.c, which no run reaches; the headers it compiles in,
  * kernels/evident_kernel.h and problems/ *.h, and the Makefile and mk/:
- * red team 282 rows 4 and 5), not only comments and layout, compared by
- * tokens (red teams 46 and 47: chains of empty and of comment-only
+ * red team 282 rows 4 and 5; a header where an #include reaches it, red
+ * team 287 row 1b), not only comments and layout (nor groups under #if
+ * 0: red team 287 row 1a), compared by tokens (red teams 46 and 47: chains of empty and of comment-only
  * commits, each "fixed in" the next; red team 282: a layout-only "fix");
  * a file that fails is refused whole.  A claim whose own row a record set aside is
  * unsupported, and every value or verdict finding counts the rows of its
@@ -58,6 +59,10 @@ struct audit_errata {
 	size_t n_seen;
 	char **unplaced; /* runner commits the repository does not hold (matched by name alone) */
 	size_t n_unplaced;
+	void *reach;    /* the files each tree's build reads, by tree (the include walk's cache) */
+	size_t n_reach;
+	void *incs;     /* each C file's #include operands, by blob (the same walk's) */
+	size_t n_incs;
 };
 
 /* Read path into *e (zeroed first) and check every entry in the git

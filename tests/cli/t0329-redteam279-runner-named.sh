@@ -66,14 +66,16 @@ expect_contains "$TEST_TMP/out" "  written by runner $(echo "$RC" | cut -c1-12),
 # checkout's commit is "fixed" likewise, in this repository
 objs=$(cd "$REPO" && cd "$(git rev-parse --git-common-dir)/objects" && pwd) || fail "the evident repository's objects"
 echo "$objs" >> .git/objects/info/alternates
-# fixed_in BASE: a commit on BASE whose tree adds src/t0329_fix.h (a
-# header under src/: red team 285 row 4b, a file the build never reads
-# is no fix)
+# fixed_in BASE: a commit on BASE whose tree adds src/t0329/fix.c (C the
+# Makefile's src/*/*.c compiles: red team 285 row 4b, a file the build
+# never reads is no fix; red team 287 row 1b, nor is a header no file
+# includes)
 fixed_in() {
-	local blob srct new root
+	local blob dir srct new root
 	blob=$(printf 'int t0329_fix = 1;\n' | git hash-object -w --stdin) || fail "hash-object"
+	dir=$(printf '100644 blob %s\tfix.c\n' "$blob" | git mktree) || fail "mktree src/t0329"
 	srct=$(git rev-parse -q --verify "$1:src" || true)
-	new=$({ [ -z "$srct" ] || git ls-tree "$srct"; printf '100644 blob %s\tt0329_fix.h\n' "$blob"; } | git mktree) || fail "mktree src"
+	new=$({ [ -z "$srct" ] || git ls-tree "$srct"; printf '040000 tree %s\tt0329\n' "$dir"; } | git mktree) || fail "mktree src"
 	root=$({ git ls-tree "$1" | awk -F'\t' '$2 != "src"'; printf '040000 tree %s\tsrc\n' "$new"; } | git mktree) || fail "mktree"
 	git -c user.email=t@t -c user.name=t commit-tree "$root" -p "$1" -m "t0329: a fix of $1" || fail "commit-tree"
 }

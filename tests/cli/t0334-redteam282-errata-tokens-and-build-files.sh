@@ -19,41 +19,8 @@
 # or not.  About 10 s.
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
-mkrepo git specs/tiny.yaml
-"$EVIDENT" --version > version.out 2>&1 || fail "evident --version"
-RC=$(sed -n 's/^evident [^ ]* (commit \([0-9a-f]\{40\}\)[,)].*/\1/p' version.out)
-grep -q '(commit unknown' version.out && skip "this evident was built without git: its records name no runner commit"
-[ -n "$RC" ] || fail "evident --version names no build commit: $(cat version.out)"
-git -C "$REPO" cat-file -e "$RC^{commit}" 2>/dev/null || skip "the runner's commit $RC is not in $REPO"
-objs=$(cd "$REPO" && cd "$(git rev-parse --git-common-dir)/objects" && pwd) || fail "the evident repository's objects"
-echo "$objs" >> .git/objects/info/alternates
-S="$TEST_TMP/s"
-expect_exit 0 "$EVIDENT" run --no-progress --store "$S" tests/fixtures/specs/tiny.yaml
-
-# commit_with BASE PATH FILE: a commit on BASE whose PATH holds FILE's
-# bytes (no ref moved, no work tree touched); its id on stdout
-commit_with() {
-	local blob tree
-	blob=$(git hash-object -w "$3") || fail "hash-object $3"
-	tree=$(GIT_INDEX_FILE="$TEST_TMP/idx" sh -c 'git read-tree "$1" && git update-index --add --cacheinfo "100644,$2,$3" &&
-		git write-tree' - "$1" "$blob" "$2") || fail "a tree with $2"
-	rm -f "$TEST_TMP/idx"
-	git -c user.email=t@t -c user.name=t commit-tree "$tree" -p "$1" -m "t0334: $2 on $1" || fail "commit-tree"
-}
-# fix_of BASE: a commit on BASE that adds code under src/ (an erratum's fix)
-printf 'int t0334_fix = 1;\n' > fix.c
-fix_of() { commit_with "$1" src/base/t0334_fix.c fix.c; } # src/*/*.c: the build compiles it (red team 285 row 4b)
-cat > claim.md <<'EOF'
-naive passes every check. <!-- claim: validated experiment=tiny variant=naive -->
-EOF
-# audit_with NAME DEFECT FIX: the claim audited with the erratum "DEFECT FIX" (output in NAME.out)
-audit_with() {
-	printf '%s %s t0334: %s\n' "$2" "$3" "$1" > "errata-$1.txt"
-	"$EVIDENT" audit --store "$S" --errata "errata-$1.txt" claim.md > "$1.out" 2>&1
-	echo "$?" > "$1.rc"
-	echo "== $1 (exit $(cat "$1.rc"))"
-	cat "$1.out"
-}
+. "$REPO/tests/cli/errata-lib.sh"
+errata_setup t0334
 "$EVIDENT" audit --store "$S" claim.md > none.out 2>&1
 expect_contains none.out "claim.md:1: supported: validated tiny/naive"
 

@@ -14,42 +14,8 @@
 # runner's code now.  The commits are made by plumbing on the runner's own
 # commit (t0334's method), no build.  About 10 s.
 . "$REPO/tests/cli/lib.sh"
-mkrepo git specs/tiny.yaml
-"$EVIDENT" --version > version.out 2>&1 || fail "evident --version"
-RC=$(sed -n 's/^evident [^ ]* (commit \([0-9a-f]\{40\}\)[,)].*/\1/p' version.out)
-grep -q '(commit unknown' version.out && skip "this evident was built without git: its records name no runner commit"
-[ -n "$RC" ] || fail "evident --version names no build commit: $(cat version.out)"
-git -C "$REPO" cat-file -e "$RC^{commit}" 2>/dev/null || skip "the runner's commit $RC is not in $REPO"
-objs=$(cd "$REPO" && cd "$(git rev-parse --git-common-dir)/objects" && pwd) || fail "the evident repository's objects"
-echo "$objs" >> .git/objects/info/alternates
-S="$TEST_TMP/s"
-expect_exit 0 "$EVIDENT" run --no-progress --store "$S" tests/fixtures/specs/tiny.yaml
-
-# commit_with BASE PATH FILE: a commit on BASE whose PATH holds FILE's
-# bytes (no ref moved, no work tree touched); its id on stdout
-commit_with() {
-	local blob tree
-	blob=$(git hash-object -w "$3") || fail "hash-object $3"
-	tree=$(GIT_INDEX_FILE="$TEST_TMP/idx" sh -c 'git read-tree "$1" && git update-index --add --cacheinfo "100644,$2,$3" &&
-		git write-tree' - "$1" "$blob" "$2") || fail "a tree with $2"
-	rm -f "$TEST_TMP/idx"
-	git -c user.email=t@t -c user.name=t commit-tree "$tree" -p "$1" -m "t0337: $2 on $1" || fail "commit-tree"
-}
-# fix_of BASE: a commit on BASE that adds code the build compiles
-printf 'int t0337_fix = 1;\n' > fix.c
-fix_of() { commit_with "$1" src/base/t0337_fix.c fix.c; }
-cat > claim.md <<'EOF2'
-naive passes every check. <!-- claim: validated experiment=tiny variant=naive -->
-EOF2
-# audit_with NAME DEFECT FIX: the claim audited with the erratum "DEFECT FIX" (output in NAME.out)
-audit_with() {
-	printf '%s %s t0337: %s\n' "$2" "$3" "$1" > "errata-$1.txt"
-	"$EVIDENT" audit --store "$S" --errata "errata-$1.txt" claim.md > "$1.out" 2>&1
-	echo "$?" > "$1.rc"
-	echo "== $1 (exit $(cat "$1.rc"))"
-	cat "$1.out"
-}
-short() { echo "$1" | cut -c1-8; }
+. "$REPO/tests/cli/errata-lib.sh"
+errata_setup t0337
 
 # row 4a: a string literal split in two is the runner's own code
 git show "$RC:src/base/elf.c" > elf.c || fail "elf.c at $RC"
