@@ -33,7 +33,11 @@ print("why:", g["why"])
 PY
 cat s.txt
 expect_match s.txt "^best=base "
-if grep -q "^best=base g0c1_verdict=faster" s.txt; then
+if grep -q "confirmation batch of fresh processes ([^)]*) said inconclusive" s.txt; then
+	# the confirmation itself read inconclusive (load 6 beside make test's
+	# helpers, 2026-12-07: 2.060x [1.885, 2.389]): no rule of the job's reached
+	echo "note: the confirmation read inconclusive here (load?): the job rule not reached"
+elif grep -q "^best=base g0c1_verdict=faster" s.txt; then
 	# the reason, where the generation's batch read greedy faster: the
 	# search's job slowed the start
 	expect_contains s.txt "base's code ran"
