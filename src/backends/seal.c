@@ -1463,42 +1463,111 @@ int seal_ptx_param_reads(const char *ptx, size_t n, const char *name, size_t arg
 	return 1;
 }
 
-struct param_reads_ctx {
-	const char *name;
-	size_t args_bytes;
-	const size_t *param_off;
-	unsigned n_params;
+/*
+ * seal_param_reads' walk (red team 290, rows 1 and 1b).  The worker runs
+ * SASS only (seal_fatbin_machine_code), never the PTX read here, so a
+ * PTX text says what the device reads only of the SASS compiled from it:
+ * nvcc puts the two in one image, the PTX entry of the same arch and the
+ * same arch-specific build (compute_90 beside sm_90, compute_90a beside
+ * sm_90a).  Red team 290 hid a host word in a struct field that only the
+ * SASS reads: `field`, sm_90a SASS beside compute_80 PTX (red team 55's
+ * split1 inside a struct); `feat`, sm_90a SASS beside compute_90 PTX
+ * with the field read under __CUDA_ARCH_FEAT_SM90_ALL, which only the
+ * sm_90a compile defines: the OR of every PTX entry left the field out,
+ * and three plans with three words (93 to 108 us on an H100) had one
+ * identity.  So a mask is used only where every cubin that names the
+ * kernel has such a twin PTX entry in its own image, and then it is the
+ * OR of the twins' masks; a cubin without one (or one that cannot be
+ * read) counts every byte.  Kept, not dropped: the mask exists for red
+ * teams 53 and 54 (pad1, deep1: an honest struct's padding held what the
+ * driver had left on the stack, and was flaky), and an `-arch=sm_NN`
+ * build, nvcc's own pairing, keeps it.  Any flag bit besides compression
+ * that differs between the two (an arch variant this code does not know)
+ * is no twin.  What this does not read: an image whose SASS and PTX are
+ * of different compiles under one arch (a crafted object operand, red
+ * team 55's note): only reading the SASS itself would.
+ */
+struct twin_ptx {
+	uint32_t arch;
+	uint64_t flags;
 	unsigned char *mask;
-	int found, bad;
 };
 
-static int param_reads_in(const unsigned char *text, size_t n, void *vctx)
-{
-	struct param_reads_ctx *c = vctx;
-	unsigned char *m = xcalloc(c->args_bytes ? c->args_bytes : 1, 1);
-	char *entry = xstrfmt(".entry %s", c->name);
-	if (has_bytes(text, n, entry)) {
-		if (seal_ptx_param_reads((const char *)text, n, c->name, c->args_bytes, c->param_off, c->n_params, m)) {
-			for (size_t b = 0; b < c->args_bytes; b++)
-				c->mask[b] |= m[b];
-			c->found = 1;
-		} else {
-			c->bad = 1;
-		}
-	}
-	free(entry);
-	free(m);
-	return c->bad;
-}
+#define FATBIN_TWIN_IGNORED FATBIN_COMPRESSED
 
 int seal_param_reads(const void *const *images, const size_t *image_bytes, int n_images, const char *name,
 		     size_t args_bytes, const size_t *param_off, unsigned n_params, unsigned char *mask)
 {
+	char *entry = xstrfmt(".entry %s", name);
+	size_t mb = args_bytes ? args_bytes : 1;
+	int cubins = 0, ok = 1;
 	memset(mask, 0, args_bytes);
-	struct param_reads_ctx c = { name, args_bytes, param_off, n_params, mask, 0, 0 };
-	int unreadable = 0;
-	fat_each_text(images, image_bytes, n_images, 1, param_reads_in, &c, &unreadable);
-	if (!c.found || c.bad || unreadable) {
+	for (int i = 0; ok && i < n_images; i++) {
+		const unsigned char *im = images[i];
+		size_t len = image_bytes[i];
+		uint16_t hsize;
+		struct twin_ptx *ptx = NULL;
+		int n_ptx = 0;
+		struct fat_entry e;
+		if (len < 16)
+			continue;
+		memcpy(&hsize, im + 6, 2);
+		/* the image's PTX entries of the kernel, each read (55's
+		 * checks: a bad or unreadable one counts every byte) */
+		for (size_t at = hsize; ok && fat_entry_at(im, len, at, &e); at += e.ehs + e.size) {
+			if (e.kind != 1)
+				continue;
+			size_t n;
+			int owned;
+			const unsigned char *text = fat_entry_text(im, &e, &n, &owned);
+			if (!text) {
+				ok = 0;
+				break;
+			}
+			if (has_bytes(text, n, entry)) {
+				unsigned char *m = xcalloc(mb, 1);
+				if (seal_ptx_param_reads((const char *)text, n, name, args_bytes, param_off, n_params,
+							 m)) {
+					ptx = xrealloc(ptx, (size_t)(n_ptx + 1) * sizeof(*ptx));
+					ptx[n_ptx++] = (struct twin_ptx){ e.arch, e.flags, m };
+				} else {
+					free(m);
+					ok = 0;
+				}
+			}
+			if (owned)
+				free((void *)text);
+		}
+		/* the image's cubins that name it (or cannot be read: then
+		 * they might), each with its twin's mask or every byte */
+		for (size_t at = hsize; ok && fat_entry_at(im, len, at, &e); at += e.ehs + e.size) {
+			if (e.kind != 2)
+				continue;
+			size_t n;
+			int owned, twin = -1;
+			const unsigned char *text = fat_entry_text(im, &e, &n, &owned);
+			int names = !text || has_bytes(text, n, name);
+			if (owned)
+				free((void *)text);
+			if (!names)
+				continue;
+			cubins++;
+			for (int k = 0; k < n_ptx && twin < 0; k++)
+				if (ptx[k].arch == e.arch && !((ptx[k].flags ^ e.flags) & ~FATBIN_TWIN_IGNORED))
+					twin = k;
+			if (!text || twin < 0) {
+				ok = 0;
+				break;
+			}
+			for (size_t b = 0; b < args_bytes; b++)
+				mask[b] |= ptx[twin].mask[b];
+		}
+		for (int k = 0; k < n_ptx; k++)
+			free(ptx[k].mask);
+		free(ptx);
+	}
+	free(entry);
+	if (!ok || !cubins) {
 		memset(mask, 1, args_bytes);
 		return 0;
 	}

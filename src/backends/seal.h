@@ -148,10 +148,17 @@ int seal_fatbin_images(const char *path, unsigned char **data, const void **imag
  * split).  A struct's padding, and a field no code loads, of a parameter
  * that is read stay 0: no device code can tell them apart, so the plan's
  * identity leaves them out (red team 53's pad1 and 54's deep1: an honest
- * struct's padding held what the driver had left on the stack).  1 when
- * the function's PTX was found and read (every PTX entry that has it,
- * or'ed); 0, with every byte 1, when no PTX of it is there (a build for
- * sm_90a alone), when ".entry NAME" is in the text more than once (red
+ * struct's padding held what the driver had left on the stack).  The
+ * worker runs SASS, so a PTX entry speaks only for the cubin compiled
+ * from it: every cubin that names the kernel must have, in its own
+ * image, a PTX entry of its own arch and arch-specific build (compute_90
+ * beside sm_90, compute_90a beside sm_90a), and the mask is the OR of
+ * those twins' (red team 290: sm_90a SASS read a struct field that the
+ * compute_80 or compute_90 PTX beside it never loads).  1 when every
+ * such cubin had its twin and every PTX entry of the kernel was read; 0,
+ * with every byte 1, when no cubin names it, when one has no twin or
+ * cannot be read, when no PTX of it is there (a build for sm_90a
+ * alone), when ".entry NAME" is in the text more than once (red
  * team 55's fake: a pragma that said it), or when a parameter's address
  * is taken or an ld.param reads through a register or past its
  * parameter (55's reg, oob, wrap).  mask is args_bytes long.

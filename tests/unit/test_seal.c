@@ -2202,6 +2202,139 @@ static void test_move_layout(void **state)
 	assert_int_equal(seal_move_layout(b6, s6, SEAL_MOVE_MAX + 1, at6, &t6), -1);
 }
 
+/*
+ * t0342 (a unit test): red team 290, rows 1 and 1b.  The worker runs
+ * SASS, so the parameter mask (seal_param_reads) is read only from a PTX
+ * entry that is its cubin's twin: one image, the same arch, the same
+ * arch-specific build.  `field`: sm_90a SASS beside compute_80 PTX, and
+ * `feat`: sm_90a SASS beside compute_90 PTX, whose loads leave a struct's
+ * last 8 bytes out while the SASS reads them: every byte counts.  nvcc's
+ * own pairs (sm_90 + compute_90, sm_90a + compute_90a) keep the mask, so
+ * an honest struct's padding stays out (red teams 53 and 54).
+ */
+static size_t twin_image(unsigned char *buf, uint32_t sass_arch, uint64_t sass_flags, const char *sass,
+			 uint32_t ptx_arch, uint64_t ptx_flags, const char *ptx)
+{
+	unsigned char e[1024];
+	size_t n0 = arch_image(buf, 2, sass_flags, sass_arch, sass);
+	size_t ne = arch_image(e, 1, ptx_flags, ptx_arch, ptx);
+	memcpy(buf + n0, e + 16, ne - 16);
+	uint64_t fs = n0 + ne - 32;
+	memcpy(buf + 8, &fs, 8);
+	return n0 + ne - 16;
+}
+
+static void test_param_reads_twin(void **state)
+{
+	(void)state;
+	/* a 32-byte struct {X, Y, R, C, t}: the PTX loads bytes 0..23 */
+	static const char ptx[] = ".visible .entry _Z1f6args(\n"
+				  "\t.param .align 8 .b8 _Z1f6args_param_0[32]\n"
+				  ")\n{\n"
+				  "\tld.param.v2.u32 \t{%r1, %r2}, [_Z1f6args_param_0+16];\n"
+				  "\tld.param.u64 \t%rd2, [_Z1f6args_param_0+8];\n"
+				  "\tld.param.u64 \t%rd1, [_Z1f6args_param_0];\n"
+				  "\tret;\n}\n";
+	static const char cubin[] = "\x7f" "ELF .text._Z1f6args _Z1f6args";
+	unsigned char a[1024], b[1024], m[32];
+	const void *im[2] = { a, b };
+	size_t ib[2], off[1] = { 0 };
+	const struct {
+		uint32_t sass_arch;
+		uint64_t sass_flags;
+		uint32_t ptx_arch;
+		uint64_t ptx_flags;
+		int masked;
+	} cases[] = {
+		{ 90, 0x11, 90, 0x11, 1 },             /* -arch=sm_90: nvcc's pair */
+		{ 90, 0x100011, 90, 0x100011, 1 },     /* sm_90a + compute_90a */
+		{ 90, 0x100011, 80, 0x11, 0 },         /* field: sm_90a + compute_80 */
+		{ 90, 0x100011, 90, 0x11, 0 },         /* feat: sm_90a + compute_90 */
+		{ 90, 0x11, 80, 0x11, 0 },             /* sm_90 + compute_80 */
+		{ 90, 0x11, 90, 0x100011, 0 },         /* the other way round */
+		{ 100, 0x11 | 0x200000, 100, 0x11, 0 }, /* a variant bit this code does not know */
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		ib[0] = twin_image(a, cases[c].sass_arch, cases[c].sass_flags, cubin, cases[c].ptx_arch,
+				   cases[c].ptx_flags, ptx);
+		assert_int_equal(seal_param_reads(im, ib, 1, "_Z1f6args", 32, off, 1, m), cases[c].masked);
+		for (size_t k = 0; k < 32; k++) {
+			int want = !cases[c].masked || k < 24;
+			if (m[k] != want)
+				print_error("case %zu byte %zu: %d, want %d\n", c, k, m[k], want);
+			assert_int_equal(m[k], want);
+		}
+	}
+	/* the twin in another image than its cubin: no twin */
+	ib[0] = arch_image(a, 2, 0x11, 90, cubin);
+	ib[1] = arch_image(b, 1, 0x11, 90, ptx);
+	assert_int_equal(seal_param_reads(im, ib, 2, "_Z1f6args", 32, off, 1, m), 0);
+	for (size_t k = 0; k < 32; k++)
+		assert_int_equal(m[k], 1);
+	/* a second image whose cubin does not name the kernel is no matter;
+	 * one that names it without a twin counts every byte */
+	ib[0] = twin_image(a, 90, 0x11, cubin, 90, 0x11, ptx);
+	ib[1] = arch_image(b, 2, 0x100011, 90, "\x7f" "ELF .text._Z5otherv");
+	assert_int_equal(seal_param_reads(im, ib, 2, "_Z1f6args", 32, off, 1, m), 1);
+	assert_int_equal(m[24], 0);
+	ib[1] = arch_image(b, 2, 0x100011, 90, cubin);
+	assert_int_equal(seal_param_reads(im, ib, 2, "_Z1f6args", 32, off, 1, m), 0);
+	assert_int_equal(m[24], 1);
+	/* PTX alone, no cubin: nothing the worker runs was read */
+	ib[0] = arch_image(a, 1, 0x11, 90, ptx);
+	assert_int_equal(seal_param_reads(im, ib, 1, "_Z1f6args", 32, off, 1, m), 0);
+	assert_int_equal(m[24], 1);
+}
+
+/* the same over what nvcc makes (skipped where there is no nvcc): red
+ * team 290's field (t read only where __CUDA_ARCH__ >= 900) and feat (t
+ * read only under __CUDA_ARCH_FEAT_SM90_ALL), and an honest struct with a
+ * hole built -arch=sm_90, whose hole stays out */
+static void test_param_reads_twin_nvcc(void **state)
+{
+	(void)state;
+	const char *src = "struct args { const float *x; float *y; int r, c; unsigned long long t; };\n"
+			  "struct hole { const float *x; int r; float *y; };\n"
+			  "__global__ void f(const args a) {\n"
+			  "  float s = a.x[threadIdx.x] * a.r + a.c;\n"
+			  "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(FEAT)\n"
+			  "  s += (float)(a.t >> 20);\n"
+			  "#endif\n"
+			  "#if defined(FEAT) && defined(__CUDA_ARCH_FEAT_SM90_ALL)\n"
+			  "  s += (float)(a.t >> 20);\n"
+			  "#endif\n"
+			  "  a.y[threadIdx.x] = s;\n"
+			  "}\n"
+			  "__global__ void h(const hole a) { a.y[threadIdx.x] = a.x[threadIdx.x] * a.r; }\n";
+	const char *field[] = { "-gencode", "arch=compute_90a,code=sm_90a", "-gencode",
+				"arch=compute_80,code=compute_80", NULL };
+	const char *feat[] = { "-DFEAT", "-gencode", "arch=compute_90a,code=sm_90a", "-gencode",
+			       "arch=compute_90,code=compute_90", NULL };
+	const char *plain[] = { "-arch=sm_90", NULL };
+	const char *const *builds[3] = { field, feat, plain };
+	size_t off[1] = { 0 };
+	unsigned char m[32];
+	for (int k = 0; k < 3; k++) {
+		struct strbuf fat = STRBUF_INIT;
+		if (nvcc_fatbin(src, builds[k], &fat) < 0) {
+			strbuf_release(&fat);
+			skip(); /* no nvcc here */
+		}
+		const void *im[1] = { fat.buf };
+		size_t ib[1] = { fat.len };
+		assert_int_equal(seal_param_reads(im, ib, 1, "_Z1f4args", 32, off, 1, m), k == 2);
+		for (size_t b = 0; b < 32; b++)
+			assert_int_equal(m[b], 1); /* t counted: -arch=sm_90's PTX reads it too */
+		if (k == 2) {
+			/* the honest hole (bytes 12..15) left out */
+			assert_int_equal(seal_param_reads(im, ib, 1, "_Z1h4hole", 24, off, 1, m), 1);
+			for (size_t b = 0; b < 24; b++)
+				assert_int_equal(m[b], b < 12 || b >= 16);
+		}
+		strbuf_release(&fat);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2230,6 +2363,8 @@ int main(void)
 		cmocka_unit_test(test_cubin_runs_on),
 		cmocka_unit_test(test_fatbin_machine_code),
 		cmocka_unit_test(test_fatbin_machine_code_nvcc),
+		cmocka_unit_test(test_param_reads_twin),
+		cmocka_unit_test(test_param_reads_twin_nvcc),
 		cmocka_unit_test(test_fatbin_wrapper_targets),
 		cmocka_unit_test(test_mix_bit),
 		cmocka_unit_test(test_fresh_keys),
