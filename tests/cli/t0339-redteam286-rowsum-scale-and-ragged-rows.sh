@@ -2,11 +2,12 @@
 # judge drew was of one scale (|x| < 16) in rows alike along their length,
 # no zeros, so fixsum.c (a fixed-point sum at a 2^-20 step) was ok 48 of
 # 48 runs and headsum.c (the step from each row's first 16 elements) 24 of
-# 24, `validated` supported, both wrong on a user's data.  Now every
-# sample's X is times a secret 2^k, k in [-14, 0] (rowsum_scale_exp), and
-# two distributions have rows unlike along their length: `padded` (a run
-# of exact zeros in every row, at its head in half the rows) and `spikes`
-# (+-[4096, 16384) at secret columns).  Both kernels are refused in every
+# 24, `validated` supported, both wrong on a user's data.  Now a sample
+# of `uniform`, `padded` or `spikes` is times a secret 2^k, k in [-14, 0]
+# (rowsum_scale_exp), and those two new distributions have rows unlike
+# along their length: `padded` (a run of exact zeros in every row, at its
+# head in half the rows) and `spikes` (+-[4096, 16384) at secret
+# columns).  Both kernels are refused in every
 # run (wrong_output, or flaky where one distribution passed at one scale
 # and failed at another: outcome.c), `validated` is contradicted for both,
 # and their honest twin fltsum.c and naive.c stay ok.  About 40 s.
