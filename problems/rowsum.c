@@ -3,7 +3,12 @@
  * dense row-major.  ev_launch.scale is unused.  A plug-in of
  * evident_problem.h.
  *
- * Distributions (correctness seed i uses distribution i % 3):
+ * Distributions (correctness seed i uses distribution i % 5).  `uniform`,
+ * `padded` and `spikes` are then multiplied by the sample's secret scale
+ * 2^k, k uniform in [-14, 0] from every bit of the seed (red team 286: a
+ * fixed-point sum at a 2^-20 step was exact only at the one scale the
+ * fill drew; rowsum_scale_exp says why that range and why not `cancel`
+ * and `positive`).  The ranges below are before the scale:
  *   uniform   X uniform in [-1, 1)
  *   cancel    the halves cancel: X[c] = m_c in [1, 2) and X[c + C/2] =
  *             u_c - m_c with u_c in [0, 0.5): the sum (~C/8) is 6x smaller
@@ -18,6 +23,16 @@
  *             ~1.5 s C <= 24576 (inside fp16); for C beyond a few thousand
  *             a low-precision accumulator stops growing (swamping) long
  *             before the end
+ *   padded    `uniform` with a run of exact zeros in every row, C/8..C/2
+ *             long, at the row's head in half the rows and at a secret
+ *             place in the others (never the whole row): a step or scale
+ *             taken from the row's head is wrong (red team 286's headsum,
+ *             ok 24 of 24 runs before)
+ *   spikes    `uniform` with 1..2 elements of +-[4096, 16384) at secret
+ *             columns of 1..8 secret rows (as layernorm's spikes): a scale
+ *             taken from part of a row misses them (headsum's int32 lanes
+ *             overflow).  Apart from `padded`: the rule is normwise, so a
+ *             spike in the launch loosens every row's bound by ~10^4
  *
  * FLOPs: R C (C adds per row, counting the first).  Fewest bytes: X read
  * once, Y written once: (R C + R) elements.
@@ -26,7 +41,9 @@
  * sqrt(C / 1024)) for atol, rtol and rel_l2 (an honest sequential fp32
  * sum's error grows like sqrt(C); measured in tests/unit/test_problems.c).
  * fp16 5e-3, bf16 2e-2/2e-2/1.5e-2: honest kernels accumulate in fp32 and
- * round once.
+ * round once.  The scale changes none of them: it is exact, the reference
+ * sums the inputs as rounded, and the rule is relative to max |ref| (the
+ * test measures each distribution over seeds of every scale).
  */
 #include <math.h>
 #include <stdio.h>
@@ -51,6 +68,96 @@ static double rowsum_flops(const long long *s)
 static double rowsum_min_bytes(const long long *s, size_t elem_bytes)
 {
 	return ((double)s[KR] * (double)s[KC] + (double)s[KR]) * (double)elem_bytes;
+}
+
+/*
+ * The sample's secret scale (red team 286, row 1): X of `uniform`,
+ * `padded` and `spikes` is multiplied by 2^k, k uniform in
+ * [ROWSUM_SCALE_MIN, 0], drawn from every bit of the seed.  A method
+ * exact only at the scale the fill draws (fixsum.c: a fixed-point sum at
+ * a 2^-20 step, chosen for |x| < 16) was ok 48 of 48 runs and wrong on a
+ * user's data.  A power of two is exact in fp32 and bf16 (no input here
+ * comes near their range's ends), the reference sums what the kernel
+ * saw, and the rule of evident_problem.h is normwise relative, so every
+ * tolerance stays as measured.  Not above 2^0: one distribution serves
+ * every dtype and `spikes`' outliers (up to 2 x 16384 a row) must stay
+ * inside fp16 (65504).  Not below 2^-14: there every fp16 `uniform`
+ * input is already subnormal (fewer bits, still exact as the reference
+ * sees them; one in 2^11 rounds to zero), and an fp16 output of a row
+ * sum stays normal for rows of more than a few elements.
+ *
+ * `cancel` and `positive` keep their ranges: their point is an
+ * accumulator's relative precision, which a scale does not change,
+ * `positive`'s sum (~24576) already sits near fp16's top, and a run meets
+ * the scale anyway (the timing distribution has it, and every run checks
+ * every distribution: a method must pass all of them).  A choice with a
+ * cost: a kernel can still tell `cancel` and `positive` by X[0] >= 1, as
+ * red teams 115-233's fixtures do, and be exact only there.
+ *
+ * Measured (tests/unit/test_problems.c test_rowsum_rule): the honest
+ * fp32, fp16 and bf16 sums pass 16 of 16 seeds of every distribution at
+ * C 1000 and 65536; a 2^-20 step is refused on 10 of 16 `uniform` seeds
+ * (k <= -6).
+ */
+#define ROWSUM_SCALE_MIN (-14)
+static int rowsum_scale_exp(uint64_t seed)
+{
+	uint64_t sk = (seed ^ 0x7363616c65ULL) * 0x9e3779b97f4a7c15ULL + 13; /* "scale" */
+	return ROWSUM_SCALE_MIN + (int)(ev_splitmix64(&sk) % (uint64_t)(1 - ROWSUM_SCALE_MIN));
+}
+
+/*
+ * `padded` and `spikes` (red team 286, row 2): rows that are not alike
+ * along their length, as real data has them (padding, a few large
+ * entries).  headsum.c took each row's fixed-point step from its first 16
+ * elements and was ok 24 of 24 runs: exact at every scale, wrong on a
+ * zero-padded head and on one outlier past its headroom.  Two
+ * distributions, not one: the rule is normwise (atol times the largest
+ * |ref| of the whole output), so a spike row of 10^4 in the same launch
+ * would loosen the bound of every padded row by as much.
+ *
+ * `padded`: `uniform`, then in every row a run of exact zeros of secret
+ * length C/8 .. C/2 (at least 1 when C >= 2), at the row's head in half
+ * the rows (left padding) and at a secret place in the others; never the
+ * whole row, so no row sum is zero by construction and every row keeps
+ * C/2 or more nonzero elements (evident_problem.h asks a fill to avoid
+ * exact zeros: here they are the point, and the rule's ref_scale comes
+ * from rows that are never empty).
+ */
+static void rowsum_fill_padded(const long long *s, uint64_t seed, float *X)
+{
+	const long long R = s[KR], C = s[KC];
+	if (C < 2)
+		return;
+	uint64_t sp = (seed ^ 0x706164646564ULL) * 0x9e3779b97f4a7c15ULL + 17; /* "padded" */
+	long long lo = C / 8 > 1 ? C / 8 : 1, hi = C / 2;
+	for (long long r = 0; r < R; r++) {
+		float *x = X + r * C;
+		long long len = lo + (long long)(ev_splitmix64(&sp) % (uint64_t)(hi - lo + 1));
+		long long at = ev_splitmix64(&sp) & 1 ? 0 : (long long)(ev_splitmix64(&sp) % (uint64_t)(C - len + 1));
+		for (long long c = at; c < at + len; c++)
+			x[c] = 0.0f;
+	}
+}
+
+/* `spikes`: `uniform`, then 1..8 secret rows hold 1..2 elements of
+ * +-[4096, 16384) each at secret columns (as layernorm's spikes): a scale
+ * or step taken from part of a row misses them (headsum's int32 step
+ * overflows past 2^13 times its head's largest).  At most two a row and
+ * 2^0 the largest scale keep the sum inside fp16. */
+static void rowsum_fill_spikes(const long long *s, uint64_t seed, float *X)
+{
+	const long long R = s[KR], C = s[KC];
+	uint64_t sx = (seed ^ 0x7370696b6573ULL) * 0x9e3779b97f4a7c15ULL + 11; /* "spikes" */
+	int rows = 1 + (int)(ev_splitmix64(&sx) % 8);
+	for (int k = 0; k < rows; k++) {
+		float *x = X + (long long)(ev_splitmix64(&sx) % (uint64_t)R) * C;
+		int n = 1 + (int)(ev_splitmix64(&sx) % 2);
+		for (int j = 0; j < n; j++) {
+			double v = 10240.0 + 6144.0 * ev_uniform_pm1(&sx); /* [4096, 16384) */
+			x[ev_splitmix64(&sx) % (uint64_t)C] = (float)(ev_splitmix64(&sx) & 1 ? -v : v);
+		}
+	}
 }
 
 static void rowsum_fill(const long long *s, int dist, uint64_t seed, float *const *in)
@@ -81,7 +188,19 @@ static void rowsum_fill(const long long *s, int dist, uint64_t seed, float *cons
 	} else {
 		for (long long i = 0; i < n; i++)
 			X[i] = (float)ev_uniform_pm1(&st);
+		if (dist == 3)
+			rowsum_fill_padded(s, seed, X);
+		else if (dist == 4)
+			rowsum_fill_spikes(s, seed, X);
 	}
+	/* the sample's scale, last: exact (a power of two, no underflow in
+	 * fp32), so each distribution keeps its structure; not `cancel` and
+	 * `positive` (rowsum_scale_exp says why) */
+	if (dist == 1 || dist == 2)
+		return;
+	const float k = ldexpf(1.0f, rowsum_scale_exp(seed));
+	for (long long i = 0; i < n; i++)
+		X[i] *= k;
 }
 
 static void rowsum_reference(const long long *s, double scalar, const float *const *in,
@@ -144,12 +263,14 @@ static const struct ev_problem_desc rowsum = {
 		{ "X", 0, 2, { KR, KC } },
 		{ "Y", 1, 1, { KR } },
 	},
-	.n_dists = 3,
-	.dists = { "uniform", "cancel", "positive" },
+	.n_dists = 5,
+	.dists = { "uniform", "cancel", "positive", "padded", "spikes" },
 	.dist_docs = {
-		"X uniform in [-1, 1)",
+		"X uniform in [-1, 1) times a secret 2^k a sample, k in [-14, 0]",
 		"X[c] = m in [1,2), X[c+C/2] = u - m, u in [0,0.5): the halves cancel, the sum is 6x below the midway partial sum",
 		"X uniform in [s, 2s), s = min(8, 16384/C): the sum grows to ~1.5 s C, a short accumulator swamps",
+		"uniform (scaled) with a run of exact zeros in every row (C/8..C/2 long, at the head in half the rows): a step from the row's head fails",
+		"uniform with 1..2 elements of +-[4096,16384) in 1..8 secret rows, all scaled: a scale from part of a row misses them",
 	},
 	.check = rowsum_check,
 	.scalar = NULL,

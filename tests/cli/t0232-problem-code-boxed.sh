@@ -87,9 +87,13 @@ expect_contains "$TEST_TMP/err" "bubblewrap (bwrap) is not installed"
 echo 1e4 > "$BLOB"
 rm -rf artifacts
 expect_exit 1 "$EVIDENT" run --unsandboxed --no-progress "$SPEC"
-expect_contains "$TEST_TMP/out" "off: ok (UNEXPECTED: expected wrong_output)"
+# (ok at the file's 1e4 before red team 286; since rowsum's secret scale
+# a 0.05 offset is out even of 1e4 times the rule at small scales, so
+# flaky: the file's number is in the record either way)
+expect_match "$TEST_TMP/out" "off: (ok|flaky)( -.*)? \(UNEXPECTED: expected wrong_output\)"
 rec=$(ls artifacts/runs/*.json | grep -v batch | head -1)
 jexpect "$rec" <<'E'
+abs(d["correctness"]["tolerance"]["atol"] - 0.1) < 1e-12 => True
 d["judge"]["sandbox"]["tool"] => none
 "the problem plug-in's" in d["judge"]["sandbox"]["reason"] => True
 E

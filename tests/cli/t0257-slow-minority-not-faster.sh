@@ -46,7 +46,10 @@ assert rows["naive"]["stress_slow"] == 0, rows["naive"]
 # the stress kernel's stress samples over 12x of the timing median, its
 # timing samples' fewer (100 passes over 8 MB: 21x on a VM whose last
 # level cache holds the rows after the first pass, CI 2026-12-06; the
-# 24x level read 0-7 of 44-54 there)
+# 24x level read 0-7 of 44-54 there).  Since red team 286 tail.c's
+# X[0] >= 1 meets two of rowsum's four stress distributions (cancel,
+# positive; not padded, spikes): 16 of 43 stress samples over 12x
+# (0.37), so the bar is a quarter, not a half
 import glob, os
 over = {}
 for p in glob.glob(os.path.join(os.path.dirname(sys.argv[1]), "*.json")):
@@ -59,7 +62,7 @@ for p in glob.glob(os.path.join(os.path.dirname(sys.argv[1]), "*.json")):
         o[0] += d["n_over"][2]
         o[1] += d["n"]
 s, t = over[("stress", False)], over[("stress", True)]
-assert s[0] / s[1] > 0.5 and t[0] / t[1] < 0.2, over
+assert s[0] / s[1] > 0.25 and t[0] / t[1] < 0.2, over
 c = rows["period"].get("comparison")
 print(c["verdict"], c["speedup"]["ratio"], c.get("means"))
 assert c["verdict"] != "faster", c

@@ -26,7 +26,9 @@ repeats: 3
 Y
 expect_exit 0 "$EVIDENT" run --no-progress "$TEST_TMP/s.yaml"
 expect_match "$TEST_TMP/out" "nap: (cancel|positive) [0-9.]+x of uniform's median: speed depends on the input"
-grep -q "nap: .*no stress cost held" "$TEST_TMP/out" && fail "a stress cost paid asleep read as chance"
+# (cancel and positive: since red team 286 rowsum has padded and spikes
+# too, where nap.c, which tells stress by X[0] >= 1, does not sleep)
+grep -qE "nap: (cancel|positive) .*no stress cost held" "$TEST_TMP/out" && fail "a stress cost paid asleep read as chance"
 b=$(ls "$EVIDENT_STORE"/runs/*-batch.json)
 python3 - "$b" <<'PY' || fail "the nap row's stress cost"
 import glob, json, os, sys
@@ -44,5 +46,7 @@ for p in glob.glob(os.path.join(os.path.dirname(sys.argv[1]), "*.json")):
         if not d["timing"]:
             over[0] += d["n_over"][2]
             over[1] += d["n"]
-assert over[1] and over[0] / over[1] > 0.5, over
+# two of the four stress distributions (cancel, positive) since red
+# team 286: about half the stress samples, so the bar is a quarter
+assert over[1] and over[0] / over[1] > 0.25, over
 PY

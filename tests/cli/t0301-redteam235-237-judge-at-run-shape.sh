@@ -104,7 +104,7 @@ cp rowsum.good problems/rowsum.c
 # distributions (before, the re-judge could not tell and the fingerprints
 # cleared the failure)
 sed -i -e 's/out\[0\]\[r\] = acc;/out[0][r] = r == 0 ? acc * (1 + 4e-6) : acc;/' \
-       -e 's/.dists = { "uniform", "cancel", "positive" },/.dists = { "uniform2", "cancel2", "positive2" },/' problems/rowsum.c
+       -e 's/.dists = { "uniform", "cancel", "positive", "padded", "spikes" },/.dists = { "uniform2", "cancel2", "positive2", "padded2", "spikes2" },/' problems/rowsum.c
 grep -q '"uniform2"' problems/rowsum.c || fail "the rename did not apply"
 expect_exit 0 "$EVIDENT" run --no-progress experiments/ok32.yaml
 validated ok32 v9
@@ -124,7 +124,7 @@ expect_match v6.out "v6.md:3: supported: validated naive48/k0"
 # fixed one (red team 238's sdeny): every fingerprint as HEAD's, naive.c
 # wrong at R=56; it denies nothing (the re-judge draws its own inputs)
 sed -i -e 's/^static void rowsum_fill(/static int rt_fp;\nstatic void rowsum_fill(/' \
-       -e 's/^\tfloat \*X = in\[0\];$/\tfloat *X = in[0];\n\trt_fp = seed - 0x72756e6a756467ULL < 3 || seed - 0x6a75646765ULL < 3;/' \
+       -e 's/^\tfloat \*X = in\[0\];$/\tfloat *X = in[0];\n\trt_fp = seed - 0x72756e6a756467ULL < 5 || seed - 0x6a75646765ULL < 5;/' \
        -e 's/out\[0\]\[r\] = acc;/out[0][r] = rt_fp ? acc : 2 * acc;/' problems/rowsum.c
 [ "$(grep -c rt_fp problems/rowsum.c)" = 3 ] || fail "the seed bend did not apply"
 spec broken56 56 $N > experiments/broken56.yaml
