@@ -401,6 +401,12 @@ struct run_record {
 				      * from, up to the spec's own value (red team 279); NULL in
 				      * older records (drawn under extra_shape_ceiling) */
 	const char *extra_shape_draw; /* NULL where drawn; else why the plug-in's own was used */
+	int extra_shape_tol_set;     /* the two rules below were recorded (red team 289); 0 in
+				      * older records, whose shape checks were judged by atol.. */
+	double extra_shape_tol[3];   /* atol, rtol, rel_l2 the extra shape's checks were judged
+				      * by: the problem's at the drawn shape, a spec's field
+				      * where tighter (job.c check_tolerance) */
+	double extra_shape_problem_tol[3]; /* the problem's own rule at the drawn shape */
 	json_t *reference_check;     /* {done, max_abs_diff, rel_l2, against, pass} (borrowed) */
 
 	/* timing */
@@ -616,6 +622,14 @@ const char *run_param(const struct run_record *r, const char *name);
  * only some of them).
  */
 int record_run_setting(const struct run_record *r, const char *key, double *num, const char **str);
+/*
+ * The problem's own rule for check c of r, into out (atol, rtol, rel_l2):
+ * for a check at the extra shape, the problem's rule at the drawn shape
+ * where r recorded one (extra_shape.tolerance.problem, red team 289);
+ * else run, the caller's rule for r's own shape (r->problem_*, or what it
+ * took in their place).
+ */
+void record_check_rule(const struct run_record *r, const struct rec_check *c, const double run[3], double out[3]);
 /* "CPU: <model>" on the host backend, the GPU's name otherwise (malloc'd). */
 char *run_device_label(const struct run_record *r);
 /*

@@ -444,6 +444,16 @@ static void read_correctness(json_t *m, struct run_record *r)
 	r->extra_shape_ceiling = go(xs, "ceiling");
 	r->extra_shape_range = go(xs, "range");
 	r->extra_shape_draw = gs(xs, "draw");
+	/* the rule its checks were judged by (red team 289); absent before */
+	json_t *xt = go(xs, "tolerance"), *xp = xt ? go(xt, "problem") : NULL;
+	if (xt && xp) {
+		static const char *const k[3] = { "atol", "rtol", "rel_l2" };
+		r->extra_shape_tol_set = 1;
+		for (int i = 0; i < 3; i++) {
+			r->extra_shape_tol[i] = gn(xt, k[i]);
+			r->extra_shape_problem_tol[i] = gn(xp, k[i]);
+		}
+	}
 	r->reference_check = go(c, "reference_check");
 }
 
@@ -679,6 +689,15 @@ const char *run_param(const struct run_record *r, const char *name)
 	return NULL;
 }
 
+void record_check_rule(const struct run_record *r, const struct rec_check *c, const double run[3], double out[3])
+{
+	const double *x = r->extra_shape_problem_tol;
+	int shape = c->phase && !strcmp(c->phase, "shape");
+	int have = r->extra_shape_tol_set && isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
+	for (int k = 0; k < 3; k++)
+		out[k] = shape && have ? x[k] : run[k];
+}
+
 int run_trust_host(const struct run_record *r)
 {
 	if (!r || !r->backend || !strcmp(r->backend, "host") || !r->judge)
@@ -831,6 +850,13 @@ static json_t *write_correctness(const struct run_record *r)
 		json_object_set_new(xs, "range", jref(r->extra_shape_range));
 	if (r->extra_shape_draw)
 		json_object_set_new(xs, "draw", jstr(r->extra_shape_draw));
+	if (r->extra_shape_tol_set) {
+		const double *t = r->extra_shape_tol, *u = r->extra_shape_problem_tol;
+		json_object_set_new(xs, "tolerance",
+				    json_pack("{s:o, s:o, s:o, s:{s:o, s:o, s:o}}", "atol", jnum(t[0]), "rtol",
+					      jnum(t[1]), "rel_l2", jnum(t[2]), "problem", "atol", jnum(u[0]), "rtol",
+					      jnum(u[1]), "rel_l2", jnum(u[2])));
+	}
 	json_object_set_new(c, "extra_shape", xs);
 	json_object_set_new(c, "reference_check", jref(r->reference_check));
 	json_object_set_new(c, "pass", json_boolean(r->correctness_pass));

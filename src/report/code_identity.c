@@ -747,13 +747,17 @@ void code_interrupted_try(struct query *q, const struct batch_record *b, const s
 
 /* Do r's failed checks fail the rule t (atol, rtol, rel_l2) for sure,
  * by their recorded errors: a NaN or an unwritten entry, a rel L2 over
- * t's, a largest error over (atol + rtol) x the reference's scale? */
-static int checks_fail_rule(const struct run_record *r, const double t[3])
+ * t's, a largest error over (atol + rtol) x the reference's scale?  A
+ * check at the extra shape by the problem's rule at its drawn shape,
+ * where r recorded it (red team 289: record_check_rule). */
+static int checks_fail_rule(const struct run_record *r, const double t_run[3])
 {
 	for (size_t k = 0; k < r->n_checks; k++) {
 		const struct rec_check *c = &r->checks[k];
 		if (c->pass)
 			continue;
+		double t[3];
+		record_check_rule(r, c, t_run, t);
 		double most = (t[0] + t[1]) * c->ref_scale;
 		if (c->nan_count > 0 || c->unwritten > 0 || (isfinite(c->rel_l2) && c->rel_l2 > t[2]) ||
 		    (isfinite(c->max_abs_err) && isfinite(most) && c->max_abs_err > most))

@@ -369,16 +369,28 @@ static int cmp_excess(const void *x, const void *y)
 	return ea < eb ? 1 : ea > eb ? -1 : 0;
 }
 
-/* A check at the extra shape was judged by the rule the runner got at the
- * run's shape (job.c hands the checker the problem's rule once a run),
- * which the run recorded: weighed by that, not by either build's rule at
- * the extra shape (red team 272's xtol: a build whose rule was 1e-2 where
- * C is odd, the extra shape's, cleared a cheat failing there at 1e-3,
- * validated supported 4 of 4, though its own checker failed it). */
+/* A check at the extra shape is weighed by the rule the runner judged it
+ * by, which the run recorded, not by either build's rule at the extra
+ * shape (red team 272's xtol: a build whose rule was 1e-2 where C is odd,
+ * the extra shape's, cleared a cheat failing there at 1e-3, validated
+ * supported 4 of 4, though its own checker failed it).  Since red team
+ * 289 that is the problem's rule at the drawn shape (job.c
+ * check_tolerance; the record's extra_shape.tolerance.problem, as the
+ * run's checks are weighed by the problem's rule, not a spec's field);
+ * an older record, whose shape checks the runner judged by the problem's
+ * rule at the run's shape, by that (correctness.tolerance.problem). */
 static void rule_of_check(const struct run_record *r, const struct rec_check *c, struct gap *g)
 {
+	const double *x = r->extra_shape_problem_tol;
 	const double rec[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
-	if (!(c->phase && !strcmp(c->phase, "shape")) || !isfinite(rec[0]) || !isfinite(rec[1]) || !isfinite(rec[2]))
+	if (!(c->phase && !strcmp(c->phase, "shape")))
+		return;
+	if (r->extra_shape_tol_set && isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2])) {
+		memcpy(g->tol, x, sizeof(g->tol));
+		g->loosened = 0;
+		return;
+	}
+	if (!isfinite(rec[0]) || !isfinite(rec[1]) || !isfinite(rec[2]))
 		return;
 	memcpy(g->tol, rec, sizeof(rec));
 	g->loosened = 0;
@@ -462,11 +474,10 @@ static int says(json_t *x, const char *k, const char *want)
 	return s && want && !strcmp(s, want);
 }
 
-/* is t (atol, rtol, rel_l2) the problem's own rule r recorded?  1 where
- * r recorded none (records before it) */
-static int rule_is(const double t[3], const struct run_record *r)
+/* is t (atol, rtol, rel_l2) the rule rec?  1 where a field is not
+ * recorded (records before it) */
+static int rule_is_at(const double t[3], const double rec[3])
 {
-	const double rec[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
 	for (int k = 0; k < 3; k++) {
 		if (!isfinite(rec[k]))
 			continue;
@@ -474,6 +485,17 @@ static int rule_is(const double t[3], const struct run_record *r)
 			return 0;
 	}
 	return 1;
+}
+
+/* is t the problem's own rule r recorded at role's shape: the run's, or
+ * (role "extra") the drawn shape's (red team 289; 1 in older records,
+ * whose extra shape was judged by the run's rule) */
+static int rule_is(const double t[3], const struct run_record *r, const char *role)
+{
+	const double rec[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
+	if (!strcmp(role, "extra"))
+		return !r->extra_shape_tol_set || rule_is_at(t, r->extra_shape_problem_tol);
+	return rule_is_at(t, rec);
 }
 
 /* Build sha's (r's problem's kept object) box answer at r's shape (role
@@ -535,8 +557,8 @@ static json_t *box_hashes(struct query *q, const struct run_record *r, const cha
 	return v;
 }
 
-/* does box answer h give check c's hashes (and, but at the extra shape,
- * whose rule is the run's: rule_of_check, r's rule)? */
+/* does box answer h give check c's hashes and the rule r recorded at
+ * role's shape (rule_is)? */
 static int hashes_agree(json_t *h, const struct run_record *r, const struct rec_check *c, const char *role)
 {
 	double t[3];
@@ -544,7 +566,7 @@ static int hashes_agree(json_t *h, const struct run_record *r, const struct rec_
 	return (!c->inputs_sha256 || says(h, "check_inputs_sha256", c->inputs_sha256)) &&
 	       (!c->ref_sha256 || says(h, "ref_sha256", c->ref_sha256)) &&
 	       (!c->focus_sha256 || !c->focus_key || says(h, "focus_sha256", c->focus_sha256)) &&
-	       (!strcmp(role, "extra") || rule_is(t, r));
+	       rule_is(t, r, role);
 }
 
 /*
@@ -607,7 +629,7 @@ static int judged_as_it_computes(struct query *q, const struct run_record *r, co
 		 * runner asked it; its box, asked for the same, must give it
 		 * (red team 266's tolden: 1e-9 to the runner, 1e-5 in every
 		 * re-judge box, an honest code refuted 3 of 3) */
-		if (strcmp(role, "extra") && !rule_is(own.tol_a, r))
+		if (!rule_is(own.tol_a, r, role))
 			return 0;
 		if (c->nan_count > 0 || c->unwritten > 0 || !isfinite(c->ref_scale))
 			continue;
