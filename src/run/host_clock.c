@@ -771,7 +771,9 @@ static int leader_stat(const struct host_clock *hc, struct sched_stat *ls)
  * may have slept, which books nothing (red team 26's leader_nap slept
  * through the sample, then sat in a kernel-side copy after its done line,
  * with the whole sample as its room), so its room is at most
- * HOST_LEAD_ROOM_SLEPT_US.  NAN where either read failed.
+ * HOST_LEAD_ROOM_SLEPT_US.  NAN where either read failed.  That room is
+ * the rule only where the parent did not see the leader off its CPU
+ * soon after the sample's end (lead_off_watch, red team 288 row 1).
  */
 static double lead_room(const struct sched_stat *lead0, const struct sched_stat *lb, double wall_us)
 {
@@ -783,6 +785,67 @@ static double lead_room(const struct sched_stat *lead0, const struct sched_stat 
 	if (lb->slices - lead0->slices > 1 && room > HOST_LEAD_ROOM_SLEPT_US)
 		room = HOST_LEAD_ROOM_SLEPT_US;
 	return room;
+}
+
+/*
+ * Red team 288 (row 1): a leader that slept in the sample had
+ * HOST_LEAD_ROOM_SLEPT_US (200 us) of room whatever its unbooked slice
+ * really was, and early2m's leader sat in a 2 MiB pread (the next
+ * launch's zeroing) after each done line inside it: ok 9 of 9, ~120-140
+ * us a sample off the clock.  Neither of its clocks that the parent can
+ * read is exact for a thread on its CPU: its schedstat and the process
+ * CPU clock of another process (clock_getcpuclockid; the kernel adds the
+ * pending run of the caller's own threads only) both lag to its last
+ * switch or tick (a spinning child read from its parent: the same value
+ * in every one of 2000 reads).  A thread off its CPU is booked to its
+ * switch, though, and the wall bounds what a thread can run: so right
+ * after the sample's end (the stops, the leader's baseline, the copy)
+ * the parent watches the leader's state until it is seen off its CPU
+ * (not 'R', twice in a row: a thread that set its sleep state has not
+ * switched yet for a moment), at most HOST_LEAD_OFF_POLL_US; what it ran
+ * from the sample's end is then at most that wall, less the parent's own
+ * runqueue wait in it, plus what its clock booked after it was seen off.
+ * A leader waiting on a runqueue at the end is off its CPU and booked
+ * (the bound by its clock holds it); one that runs on in the kernel is
+ * charged its run.  Where the first look came more than
+ * HOST_LEAD_OFF_TIGHT_US after the end (a large output copy, the parent
+ * preempted) or the leader was not seen off in time, the wall is no
+ * bound and the room (lead_room) stays the rule, as before.
+ */
+struct lead_off {
+	int seen;              /* seen off its CPU twice in a row within HOST_LEAD_OFF_POLL_US */
+	int tight;             /* the first look came within HOST_LEAD_OFF_TIGHT_US of the sample's end */
+	double off_us;         /* the sample's end to the first of those looks */
+	double parent_wait_us; /* the parent's own runqueue wait over the watch */
+	struct sched_stat ss;  /* the leader's schedstat after the second look (booked) */
+};
+static void lead_off_watch(const struct host_clock *hc, double t_end, struct lead_off *lo)
+{
+	char name[16];
+	snprintf(name, sizeof(name), "%d", hc->pid);
+	memset(lo, 0, sizeof(*lo));
+	double w0 = self_wait_us();
+	double first = mono_now();
+	lo->tight = (first - t_end) * 1e6 <= HOST_LEAD_OFF_TIGHT_US;
+	int offs = 0;
+	for (;;) {
+		char st = task_state(hc->pid, name);
+		double now = mono_now();
+		if (!st)
+			break; /* gone or unread: the room's rule */
+		if (st == 'R') {
+			offs = 0;
+		} else if (++offs == 1) {
+			lo->off_us = (now - t_end) * 1e6;
+		} else {
+			lo->seen = sched_stat_read(hc->pid, hc->pid, &lo->ss) > 0;
+			break;
+		}
+		if ((now - t_end) * 1e6 > HOST_LEAD_OFF_POLL_US && offs == 0)
+			break;
+	}
+	double w1 = self_wait_us();
+	lo->parent_wait_us = isfinite(w0) && isfinite(w1) && w1 >= w0 ? w1 - w0 : 0;
 }
 
 /* The worker's pid: the child itself, or bubblewrap's one child (the
@@ -1104,7 +1167,8 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				     hc->frozen_cpu_us, cpu0);
 	if (!tt)
 		cpu0 = NAN;
-	double lead_room_us = 0;
+	double lead_room_us = 0, t_end = 0;
+	struct lead_off loff = { 0, 0, 0, 0, { 0, 0, 0 } };
 	/* the parent's own wait for a CPU, read before the go and after the
 	 * sample's end: the time is the parent's clock, from its go to its
 	 * stops after it read the done line, so a parent that waited on the
@@ -1204,7 +1268,8 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				 * other threads' baselines and the copy (red team 26's
 				 * crowd256: 2000 idle threads made the parent's own work
 				 * there the room of its leader's kernel-side copy) */
-				double wall_b = (mono_now() - t0) * 1e6;
+				t_end = mono_now();
+				double wall_b = (t_end - t0) * 1e6;
 				*us = wall_b;
 				have_lb = have_lead0 && leader_stat(hc, &lb) == 0;
 				/* the outputs as they lie when the sample's time ended,
@@ -1225,6 +1290,11 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 				if (!hc->boxed)
 					for (int t = 0; t < tt->n_known; t++)
 						syscall(SYS_tgkill, hc->pid, tt->known[t], SIGSTOP);
+				/* the leader seen off its CPU (lead_off_watch), before
+				 * the listing (red team 26's crowd: the room grew with
+				 * it) */
+				if (have_lb)
+					lead_off_watch(hc, t_end, &loff);
 				n_threads = threads_stop(hc);
 				if (n_threads > hc->threads_max)
 					hc->threads_max = n_threads;
@@ -1321,8 +1391,21 @@ static int round_trip(struct proto *p, struct host_clock *hc, int reply_fd, char
 			 * honest leader beside 300 idle futex sleepers (red team
 			 * 19's laststop c300_join) was escaped_work without it */
 			int others = n_threads > 1 ? n_threads - 1 : 0;
-			double late = (double)(lf.run_ns - lb.run_ns) / 1e3 - lead_room_us - HOST_LATE_CPU_THREAD_US -
-				      HOST_LATE_LEADER_PER_THREAD_US * others;
+			double stop_cost = HOST_LATE_CPU_THREAD_US + HOST_LATE_LEADER_PER_THREAD_US * others;
+			double late = (double)(lf.run_ns - lb.run_ns) / 1e3 - lead_room_us - stop_cost;
+			/* seen off its CPU (lead_off_watch, red team 288): its
+			 * run from the sample's end is at most the wall to that
+			 * look, less the parent's wait, plus what it booked since;
+			 * and at most what its clock grew from the baseline */
+			if (loff.seen && lf.run_ns >= loff.ss.run_ns && loff.ss.run_ns >= lb.run_ns) {
+				double wall = loff.off_us - loff.parent_wait_us;
+				double after = (wall > 0 ? wall : 0) + (double)(lf.run_ns - loff.ss.run_ns) / 1e3;
+				double grew = (double)(lf.run_ns - lb.run_ns) / 1e3;
+				double seen = (after < grew ? after : grew) - stop_cost;
+				if (loff.tight || seen < late)
+					late = seen;
+				hc->lead_off_seen++;
+			}
 			tt->leader_late_us = late > 0 ? late : 0;
 			tt->credit_us += (double)(lf.run_ns - la.run_ns) / 1e3 - tt->leader_late_us;
 		} else if (isfinite(tt->credit_us)) {
@@ -2102,12 +2185,14 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 		json_object_set_new(
 			p->method, "after_done",
 			hc->have_cpu_clock
-				? json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:i, s:f, s:b, s:I, s:I, s:I, s:b, s:s, s:I, s:I, s:s}", "clock",
+				? json_pack("{s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:i, s:f, s:b, s:I, s:I, s:I, s:b, s:s, s:I, s:I, s:s}", "clock",
 					    "the worker's process CPU clock (clock_getcpuclockid), from its done line to its "
 					    "stop, less the stop's own cost per thread",
 					    "median_cpu_us", m ? stats_median_sorted(v, m) : 0.0, "max_cpu_us",
 					    m ? v[m - 1] : 0.0, "bound_us", HOST_LATE_CPU_US, "bound_rel", HOST_LATE_REL, "lead_room_slept_us",
-					    HOST_LEAD_ROOM_SLEPT_US, "bound_per_thread_us",
+					    HOST_LEAD_ROOM_SLEPT_US, "lead_off_poll_us", HOST_LEAD_OFF_POLL_US, "lead_off_tight_us",
+					    HOST_LEAD_OFF_TIGHT_US, "samples_lead_off_seen", (json_int_t)hc->lead_off_seen,
+					    "bound_per_thread_us",
 					    (int)HOST_LATE_CPU_THREAD_US, "frac", HOST_LATE_FRAC, "load_busy", busy, "samples_past_bound",
 					    (json_int_t)n_late, "samples_read", (json_int_t)n_read, "samples_timing", (json_int_t)n_timing, "escaped", escaped,
 					    "credit",
@@ -2115,7 +2200,11 @@ int host_clock_drive(struct proto *p, void *ctx, int reply_fd)
 					    "bound_per_thread_us; the leader up to what it can have run since the go and not "
 					    "booked at its baseline (read first: the wall time less what it booked and waited "
 					    "for, at most lead_room_slept_us where it left its CPU in between), plus "
-					    "bound_per_thread_us; flat: bound_per_thread_us each",
+					    "bound_per_thread_us; where the parent saw the leader off its CPU (its state, "
+					    "watched from the sample's end for at most lead_off_poll_us, the first look within "
+					    "lead_off_tight_us: samples_lead_off_seen), its run from the end is at most that "
+					    "wall less the parent's own wait, plus what it booked since, and that is charged "
+					    "in place of the room; flat: bound_per_thread_us each",
 					    "samples_flat_credit", (json_int_t)n_flat, "late_writes", (json_int_t)n_written,
 					    "outputs",
 					    "copied as soon as the parent's clock reads the done line (the stop sent to the "

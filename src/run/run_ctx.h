@@ -219,6 +219,7 @@ struct host_clock {
 	struct problem_filler *filler; /* a described problem's fill box (problem_box.c: the problem's), or NULL */
 	double fill_out0;              /* its CPU outside its fills when the worker attached (problem_filler_outside_us) */
 	double fill_wait0;             /* and its stop waits then (problem_filler_stop_wait_us) */
+	long long lead_off_seen;     /* samples whose leader the parent saw off its CPU after the end (host_clock.c lead_off_watch) */
 	int threads_max;             /* the most threads the worker had at a timed sample's go or done line
 				      * (the method's threads_max: a fraction of one core's peak above 1
 				      * is possible only with more than one) */
@@ -271,6 +272,16 @@ struct host_clock {
  * since the join, still unbooked when the parent read it, 75 to 215 us).
  * A leader that sleeps may hide that much kernel-side work a sample. */
 #define HOST_LEAD_ROOM_SLEPT_US 200.0
+/* Red team 288 row 1: that room let early2m's slept leader zero its next
+ * 2 MiB accumulator in a pread after every done line (ok 9 of 9, ~120-140
+ * us a sample off the clock).  Now the parent watches the leader's state
+ * right after the sample's end until it is seen off its CPU (booked
+ * then), at most HOST_LEAD_OFF_POLL_US, and charges what it ran from the
+ * end to that look (host_clock.c lead_off_watch); the room is the rule
+ * only where the watch's first look came later than HOST_LEAD_OFF_TIGHT_US
+ * after the end or the leader was not seen off within the watch. */
+#define HOST_LEAD_OFF_POLL_US 1000.0
+#define HOST_LEAD_OFF_TIGHT_US 100.0
 /* The leader's credit for each other thread it wakes into the group stop
  * (red team 13's stop_cost: about 0.8 to 0.9 us a thread). */
 #define HOST_LATE_LEADER_PER_THREAD_US 1.0
