@@ -164,7 +164,7 @@ const struct batch_record *audit_evidence_batch(struct actx *a, struct blist *bl
 				strbuf_addf(why, "run '%s' is missing from the store", audit_id_or(row->run_id));
 				*stale = 1;
 				break;
-			} else if (!query_sources_current(run, why) || !query_spec_defines(a->q, run, row, why)) {
+			} else if (!query_sources_current(a->q, run, why) || !query_spec_defines(a->q, run, row, why)) {
 				*stale = 1;
 				break;
 			}

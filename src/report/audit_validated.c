@@ -427,7 +427,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 	int stale = 1;
 	for (size_t i = 0; i < nr; i++) {
 		struct strbuf w = STRBUF_INIT;
-		if (query_sources_current(runs[i], &w))
+		if (query_sources_current(a->q, runs[i], &w))
 			stale = 0;
 		else if (!i)
 			strbuf_addstr(&why, strbuf_str(&w));
@@ -440,7 +440,7 @@ void audit_claim_validated(struct actx *a, const struct md_marker *m)
 	const struct run_record **named = xcalloc(nr + 1, sizeof(*named));
 	for (size_t i = 0; i < nr; i++) {
 		struct strbuf w = STRBUF_INIT;
-		if (stale ? query_runs_same_code(runs[i], newest) : query_sources_current(runs[i], &w))
+		if (stale ? query_runs_same_code(runs[i], newest) : query_sources_current(a->q, runs[i], &w))
 			named[n_named++] = runs[i];
 		strbuf_release(&w);
 	}

@@ -1039,7 +1039,7 @@ void audit_claim_value(struct actx *a, const struct md_marker *m)
 			audit_finding(a, m->line, "unsupported", "%s: %s", head.buf, why.buf);
 			goto out;
 		}
-		stale = !run || !query_sources_current(run, &why) || !query_spec_defines(a->q, run, row, &why);
+		stale = !run || !query_sources_current(a->q, run, &why) || !query_spec_defines(a->q, run, row, &why);
 		last = xstrfmt("run %s", audit_id_or(row->run_id));
 	} else {
 		const char *need[] = { vn, NULL };

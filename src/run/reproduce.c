@@ -577,7 +577,7 @@ int reproduce_batch(struct query *q, const struct batch_record *old, const struc
 	for (size_t i = 0; i < old->n_rows; i++) {
 		const struct run_record *r = query_row_run(q, &old->rows[i]);
 		struct strbuf why = STRBUF_INIT;
-		if (r && r->n_sources && !query_sources_current(r, &why))
+		if (r && r->n_sources && !query_sources_current(NULL, r, &why))
 			note(h.warnings, 1, "%s: the rebuilt tree is not the code it ran: %s", old->rows[i].variant,
 			     why.buf);
 		strbuf_release(&why);

@@ -801,6 +801,8 @@ int query_spec_defines(struct query *q, const struct run_record *run, const stru
 /* Did the rows of b named by need (every row when NULL) run the code in
  * the working tree, as their spec defines them now?  0 with why saying
  * what changed. */
+static int batch_problem_current(struct query *q, const struct batch_record *b, const char *const *need);
+
 static int rows_current(struct query *q, const struct batch_record *b, const char *const *need, struct strbuf *why)
 {
 	for (size_t k = 0; k < b->n_rows; k++) {
@@ -815,7 +817,7 @@ static int rows_current(struct query *q, const struct batch_record *b, const cha
 			strbuf_addf(why, "run '%s' is missing from the store", row->run_id ? row->run_id : "?");
 			return 0;
 		}
-		if (!query_sources_current(run, why) || !query_spec_defines(q, run, row, why))
+		if (!query_sources_current(q, run, why) || !query_spec_defines(q, run, row, why))
 			return 0;
 	}
 	return 1;
@@ -830,6 +832,7 @@ const struct batch_record *query_latest_result(struct query *q, const char *expe
 	size_t pos = q->n;
 	const struct batch_record *b, *first = NULL, *first_settled = NULL, *unsettled_cur = NULL;
 	struct strbuf w = STRBUF_INIT, first_why = STRBUF_INIT, settled_why = STRBUF_INIT;
+	int problem_moved = 0;
 	*stale = 0;
 	if (passed)
 		*passed = NULL;
@@ -837,6 +840,20 @@ const struct batch_record *query_latest_result(struct query *q, const char *expe
 		int unsettled = query_batch_unsettled(b, need);
 		strbuf_reset(&w);
 		int cur = rows_current(q, b, need, &w);
+		/* a batch whose runs recorded no problem code, older than one
+		 * whose problem's code changed since, ran that problem or an
+		 * older one: not current either (rowsum-cuda, 2026-12-07: once
+		 * problems/rowsum.c changed, the newest batch read stale and
+		 * run=latest fell back to a 2-repeat batch of 2026-11-23, before
+		 * problem provenance, which every claim then read as current) */
+		int ps = batch_problem_current(q, b, need);
+		if (ps == 0)
+			problem_moved = 1;
+		else if (ps < 0 && problem_moved && cur) {
+			cur = 0;
+			strbuf_addstr(&w, "its runs recorded no problem code, and a newer batch of the experiment ran a "
+					  "problem whose code changed since: this one ran that problem or an older one");
+		}
 		if (!first) {
 			first = b;
 			strbuf_addstr(&first_why, strbuf_str(&w));
@@ -1497,14 +1514,82 @@ static int files_current(const struct run_record *run, const struct rec_source *
 	return 1;
 }
 
-int query_sources_current(const struct run_record *run, struct strbuf *why)
+/*
+ * A run of q newer than run, of its experiment and problem name, that
+ * recorded its problem's code (problem.sources) where that code changed
+ * since; NULL when none.  For a run that recorded none (before problem
+ * provenance): it ran that problem or an older one (rowsum-cuda,
+ * 2026-12-07: once problems/rowsum.c changed for red team 286, the runs
+ * of 2026-12-01 read stale and the `validated` claims fell back to runs
+ * of 2026-11-23 that recorded no problem code, read as current).
+ */
+static const struct run_record *query_problem_moved_after(struct query *q, const struct run_record *run)
+{
+	const char *exp = run->experiment;
+	if (!q || !exp || !run->run_id)
+		return NULL;
+	struct strbuf why = STRBUF_INIT;
+	const struct run_record *moved = NULL;
+	for (size_t i = q->n; i-- > 0 && !moved;) {
+		const struct query_entry *e = &q->e[i];
+		if (e->a.is_batch || e->a.is_search || !e->a.experiment || strcmp(e->a.experiment, exp) ||
+		    strcmp(e->run_id, run->run_id) <= 0)
+			continue;
+		const struct run_record *x = query_run_at(q, i);
+		if (!x || !x->problem.n_sources || !str_same(x->problem.name, run->problem.name))
+			continue;
+		if (!files_current(x, x->problem.sources, x->problem.n_sources, &why))
+			moved = x;
+		strbuf_reset(&why);
+	}
+	strbuf_release(&why);
+	return moved;
+}
+
+int query_sources_current(struct query *q, const struct run_record *run, struct strbuf *why)
 {
 	if (!run->n_sources) {
 		strbuf_addf(why, "run '%s' recorded no source hashes", run->run_id);
 		return 0;
 	}
-	return files_current(run, run->sources, run->n_sources, why) &&
-	       files_current(run, run->problem.sources, run->problem.n_sources, why);
+	if (!files_current(run, run->sources, run->n_sources, why) ||
+	    !files_current(run, run->problem.sources, run->problem.n_sources, why))
+		return 0;
+	const struct run_record *moved = run->problem.n_sources ? NULL : query_problem_moved_after(q, run);
+	if (moved) {
+		strbuf_addf(why, "run '%s' recorded no problem code, and the newer run '%s' of its experiment ran a "
+				 "problem '%s' whose code changed since: it ran that problem or an older one",
+			    run->run_id, moved->run_id, run->problem.name ? run->problem.name : "?");
+		return 0;
+	}
+	return 1;
+}
+
+/* Where batch b's wanted runs (need: variant names, NULL all) stand on
+ * the problem's code (run_record.problem.sources): 1 where every run that
+ * recorded it finds it current, 0 where one recorded it and it changed
+ * since, -1 where none recorded it (runs before problem provenance) or a
+ * run is missing. */
+static int batch_problem_current(struct query *q, const struct batch_record *b, const char *const *need)
+{
+	int any = 0;
+	struct strbuf why = STRBUF_INIT;
+	for (size_t k = 0; k < b->n_rows; k++) {
+		const struct batch_row *row = &b->rows[k];
+		int wanted = !need;
+		for (size_t j = 0; need && need[j]; j++)
+			wanted |= row->variant && !strcmp(need[j], row->variant);
+		const struct run_record *run = wanted ? query_row_run(q, row) : NULL;
+		if (!run || !run->problem.n_sources)
+			continue;
+		any = 1;
+		if (!files_current(run, run->problem.sources, run->problem.n_sources, &why)) {
+			strbuf_release(&why);
+			return 0;
+		}
+	}
+	strbuf_release(&why);
+	return any ? 1 : -1;
 }
 
 static int same_files(const struct rec_source *x, size_t nx, const struct rec_source *y, size_t ny)
