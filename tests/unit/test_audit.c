@@ -3834,6 +3834,124 @@ static void test_rt87_load_identity(void **state)
 	free(f);
 }
 
+/* A host run of experiment exp, variant var, in batch bid (NULL: its
+ * own), of kernel path (content sha), for problem p2; with psha non-NULL
+ * it recorded the problem's code as well (problem.sources: pmp.c at
+ * psha), as runs since problem provenance do; without, a record older
+ * than that. */
+static void put_pm_run(struct store *st, const char *id, const char *exp, const char *var, const char *bid,
+		       const char *path, const char *sha, const char *psha)
+{
+	json_t *pr = json_pack("{s:s, s:s, s:{s:i}, s:[s]}", "name", "p2", "dtype", "fp32", "shape", "N", 256, "dims", "N");
+	if (psha)
+		json_object_set_new(pr, "sources", one_source("pmp.c", psha));
+	char *bin = xstrfmt("%sbin", path);
+	json_t *x = json_pack("{s:s, s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:{s:[s, s, s], s:s}}, s:o}", "experiment", exp,
+			      "backend", "host", "batch_id", bid ? bid : id, "code", "sources", "path", path, "sha256",
+			      sha, "binary_sha256", bin, "compiler", "argv", "cc", "-O2", path, "version", "cc 1", "problem",
+			      pr);
+	assert_non_null(x);
+	put_variant_x(st, id, var, sha, "# us\n100\n", "ok", x);
+	free(bin);
+}
+
+/* Batch bid of experiment exp: z (EXPz.c) beside va (EXPv.c), recorded
+ * faster 2x; their runs recorded the problem's code at psha (NULL: none,
+ * before problem provenance); at day (a date, the runs' and batch's id). */
+static void put_pm_batch(struct store *st, const char *exp, const char *day, const char *psha)
+{
+	char zsha[SHA256_HEX_LEN + 1], vsha[SHA256_HEX_LEN + 1];
+	char *bid = xstrfmt("%sT000009Z-%s-0-batch", day, exp), *zid = xstrfmt("%sT000000Z-%s-z", day, exp),
+	     *aid = xstrfmt("%sT000001Z-%s-va", day, exp), *zpath = xstrfmt("%sz.c", exp),
+	     *vpath = xstrfmt("%sv.c", exp);
+	assert_int_equal(sha256_file_hex(zpath, zsha), 0);
+	assert_int_equal(sha256_file_hex(vpath, vsha), 0);
+	put_pm_run(st, zid, exp, "z", bid, zpath, zsha, psha);
+	put_pm_run(st, aid, exp, "va", bid, vpath, vsha, psha);
+	json_t *zr = host_row("z", zid, NULL, NULL, 0, 0, 0, 0);
+	json_object_set_new(zr, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", 200.0, "median_ci",
+						   198.0, 202.0, "repeats", 3));
+	json_t *vr = host_row("va", aid, NULL, "faster", 2.0, 1.98, 2.02, 0.001);
+	json_object_set_new(vr, "stats", json_pack("{s:i, s:f, s:[f, f], s:i}", "n", 90, "median", 100.0, "median_ci",
+						   99.0, 101.0, "repeats", 3));
+	put_host_batch(st, bid, exp, json_pack("[o, o]", zr, vr));
+	free(bid);
+	free(zid);
+	free(aid);
+	free(zpath);
+	free(vpath);
+}
+
+/*
+ * 0fabd81cb: a run that recorded no problem code (a record older than
+ * problem provenance), older than a run of its experiment and problem
+ * whose recorded problem code changed since, ran that problem or an older
+ * one: not current.  pm: vo's one run (pmo.c, current) and batch 1 (z,
+ * va faster) recorded none; batch 2 of pm, a day later, recorded pmp.c at
+ * bytes it no longer holds.  Before, batch 2 read stale and `validated`
+ * and run=latest fell back to the older records, read as current
+ * (rowsum-cuda, 2026-12-07).  Controls: the same before batch 2 is in the
+ * store, and pn, whose batch 2 recorded pmp.c as it is.
+ */
+static void test_validated_old_run_problem_moved(void **state)
+{
+	struct audit_counts c;
+	char sha[SHA256_HEX_LEN + 1], pold[SHA256_HEX_LEN + 1], pnow[SHA256_HEX_LEN + 1];
+	(void)state;
+	put_file("pmp.c", "int pmp_then;\n", pold);
+	put_file("pmp.c", "int pmp_now;\n", pnow);
+	assert_string_not_equal(pold, pnow);
+	struct store st = STORE_INIT;
+	assert_int_equal(store_open(&st, "store", 1), 0);
+	for (int k = 0; k < 2; k++) {
+		/* each experiment its own kernel files: no run is the other's code */
+		const char *exp = k ? "pn" : "pm";
+		static const char *const parts[] = { "z", "v", "o" };
+		for (int j = 0; j < 3; j++) {
+			char *path = xstrfmt("%s%s.c", exp, parts[j]), *text = xstrfmt("int %s%s;\n", exp, parts[j]);
+			put_file(path, text, sha);
+			free(path);
+			free(text);
+		}
+		/* sha: EXPo.c's, written last */
+		char *oid = xstrfmt("20260201T000002Z-%s-vo", exp), *opath = xstrfmt("%so.c", exp);
+		put_pm_run(&st, oid, exp, "vo", NULL, opath, sha, NULL);
+		put_pm_batch(&st, exp, "20260201", NULL);
+		free(oid);
+		free(opath);
+	}
+	store_release(&st);
+	const char *t = "<!-- claim: validated experiment=pm variant=vo -->\n"
+			"<!-- claim: faster experiment=pm a=va b=z run=latest -->\n"
+			"<!-- claim: validated experiment=pn variant=vo -->\n"
+			"<!-- claim: faster experiment=pn a=va b=z run=latest -->\n";
+	/* control: no newer run of the problem, the old records stand */
+	char *f = audit(t, &c);
+	assert_non_null(strstr(f, "t.md:1: supported: validated pm/vo: 1 run(s) of the current source passed"));
+	assert_non_null(strstr(f, "t.md:2: supported: faster va vs z: "));
+	assert_non_null(strstr(f, "t.md:3: supported: validated pn/vo: 1 run(s) of the current source passed"));
+	assert_non_null(strstr(f, "t.md:4: supported: faster va vs z: "));
+	assert_int_equal(c.supported, 4);
+	assert_int_equal(c.stale, 0);
+	free(f);
+	assert_int_equal(store_open(&st, "store", 1), 0);
+	put_pm_batch(&st, "pm", "20260202", pold); /* pmp.c changed since */
+	put_pm_batch(&st, "pn", "20260202", pnow); /* pmp.c as it is */
+	store_release(&st);
+	f = audit(t, &c);
+	assert_non_null(strstr(f, "t.md:1: stale: validated pm/vo: run '20260201T000002Z-pm-vo' recorded no problem "
+				  "code, and the newer run '20260202T000001Z-pm-va' of its experiment ran a problem 'p2' "
+				  "whose code changed since"));
+	assert_null(strstr(f, "t.md:1: supported"));
+	assert_non_null(strstr(f, "t.md:2: stale: faster va vs z"));
+	assert_null(strstr(f, "t.md:2: supported"));
+	assert_non_null(strstr(f, "t.md:3: supported: validated pn/vo: 1 run(s) of the current source passed"));
+	assert_non_null(strstr(f, "t.md:4: supported: faster va vs z: "));
+	assert_int_equal(c.supported, 2);
+	assert_int_equal(c.stale, 2);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -3888,6 +4006,7 @@ int main(void)
 		cmocka_unit_test(test_rt87_load_identity),
 		cmocka_unit_test(test_verdict_reruns_majority),
 		cmocka_unit_test(test_slower_side_drifted),
+		cmocka_unit_test(test_validated_old_run_problem_moved),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
