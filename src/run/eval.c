@@ -709,6 +709,7 @@ struct pool_batch {
 	char *run_id, *batch_id, *problem; /* problem: name, dtype, dims and plug-in as one key */
 	char *family;                /* the same without the dims (problem_family): the problem at any shape */
 	char *shape;                 /* its dims, "R=4096 C=2048", for a reason to name */
+	double work;                 /* its FLOPs, else its fewest bytes (problem_work); NAN unknown */
 	char *experiment;
 	int interrupted;
 	long base;                   /* the baseline's row, or -1 */
@@ -792,6 +793,15 @@ static char *problem_shape(const struct rec_problem *x)
 	for (size_t i = 0; i < x->n_dims && i < 8; i++)
 		strbuf_addf(&sb, "%s%s=%lld", i ? " " : "", x->dim_names[i] ? x->dim_names[i] : "?", x->dims[i]);
 	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
+}
+
+/* The problem's work at its shape: FLOPs, else the fewest bytes it must
+ * move; NAN where the record has neither. */
+static double problem_work(const struct rec_problem *x)
+{
+	if (isfinite(x->flops) && x->flops > 0)
+		return x->flops;
+	return isfinite(x->min_bytes) && x->min_bytes > 0 ? x->min_bytes : NAN;
 }
 
 /* The position of run_id in p (found: *at set, 1), or where it goes (0). */
@@ -883,6 +893,7 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 	e->problem = problem_key(&b->problem);
 	e->family = problem_family(&b->problem);
 	e->shape = problem_shape(&b->problem);
+	e->work = problem_work(&b->problem);
 	e->experiment = dup_or_null(b->experiment);
 	e->interrupted = b->interrupted;
 	e->base = -1;
@@ -1270,6 +1281,30 @@ static const struct pool_row *ref_env_fastest_at(const struct eval_pool *p, cons
 }
 
 /*
+ * Were the reference's code (rr's) under rr's process and under env
+ * timed alike (their fastest within CODE_DRIFT_MARGIN) at some shape of
+ * eb's problem, other than eb's, whose work is at least eb's (both
+ * known)?  Batches of p other than eb.
+ */
+static int ref_envs_alike_above(const struct eval_pool *p, const struct pool_batch *eb, const struct pool_row *rr,
+				const char *env)
+{
+	if (!isfinite(eb->work))
+		return 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct pool_batch *e = &p->b[i];
+		if (e == eb || strcmp(e->family, eb->family) || !strcmp(e->problem, eb->problem) ||
+		    !isfinite(e->work) || e->work < eb->work)
+			continue;
+		const struct pool_row *other = ref_env_fastest_at(p, eb, rr, e->problem, env);
+		const struct pool_row *mine = ref_env_fastest_at(p, eb, rr, e->problem, rr->id.env);
+		if (mine && other && !code_speed_drifted(mine->speed, other->speed))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * A row of the reference's code (rr, this batch's) in p's batches other
  * than eb, of eb's problem at another shape (problem_family, not
  * problem_key), on its device, its object timed the same way, under
@@ -1297,9 +1332,11 @@ static const struct pool_row *ref_env_fastest_at(const struct eval_pool *p, cons
  * history needs its own comparison (a third process at this shape would
  * not do: red team 284's proposer would time the reference under a
  * second slowing job and compare with that).  Compared at another shape
- * and found alike, the two processes are taken as alike here too: a job
- * whose effect on the reference changes with the shape (a reference that
- * starts threads above a size) stays open (README "Still out of reach").
+ * of at least this one's work (FLOPs, else bytes) and found alike, the
+ * two processes are taken as alike here too (red team 291 row 2: alike at
+ * a smaller shape said nothing of a reference that threads only above
+ * it); a job whose effect shows only in a window of sizes stays open
+ * (README "Still out of reach").
  * The process only (environment, directory, nice value, CPU set, limits,
  * the box's self: code_id.env), not the spec's knobs: a session picks
  * its knobs (red team 285), and a store that swept warmup_ms at one shape
@@ -1327,10 +1364,17 @@ static void ref_job_unseen(const struct eval_pool *p, const struct pool_batch *e
 				continue;
 			if (ref_env_fastest_at(p, eb, rr, eb->problem, y->id.env))
 				continue; /* compared at this shape: ref_fastest_other_job */
+			/* compared, and alike, at some shape of at least this
+			 * one's work (red team 291 row 2: parS.c, a reference that
+			 * threads only from S 17 up, compared under
+			 * OMP_NUM_THREADS=1 at S 16, where the job changes nothing,
+			 * then promoted at 17 3 of 3): a job that slows the
+			 * reference at this size shows at any larger one, as a
+			 * reference that starts threads above a size does */
+			if (ref_envs_alike_above(p, eb, rr, y->id.env))
+				continue;
 			const struct pool_row *other = ref_env_fastest_at(p, eb, rr, e->problem, y->id.env);
 			const struct pool_row *mine = ref_env_fastest_at(p, eb, rr, e->problem, rr->id.env);
-			if (mine && other && !code_speed_drifted(mine->speed, other->speed))
-				continue; /* compared there, and alike */
 			*xb = e;
 			*ratio = mine && other ? mine->speed / other->speed : NAN;
 			return;
@@ -2086,10 +2130,15 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 		d = x;
 	}
 	if (unseen_held) {
-		char *ratio = isfinite(w.ref_unseen_ratio)
-				      ? xstrfmt("this session's process ran it %.2fx slower there at its fastest",
-						w.ref_unseen_ratio)
-				      : xstrdup("this session's process never ran it there");
+		char *ratio = !isfinite(w.ref_unseen_ratio)
+				      ? xstrdup("this session's process never ran it there")
+				      : w.ref_unseen_ratio > CODE_DRIFT_MARGIN
+					? xstrfmt("this session's process ran it %.2fx slower there at its fastest",
+						  w.ref_unseen_ratio)
+					: xstrfmt("this session's process ran it alike there (%.2fx at its fastest), but "
+						  "that shape is less work than this one, and a job that slows the "
+						  "reference only above a size would not show there",
+						  w.ref_unseen_ratio);
 		char *x = xstrfmt("not promoted: the reference's code ran under another runner's process at another shape "
 				  "(batch %s, %s; the process is the environment, directory, nice value, CPU set and "
 				  "limits the runner hands the kernel), a process that never ran it at this shape, and "
