@@ -5,8 +5,9 @@
  *
  * Distributions (correctness seed i uses distribution i % 3):
  *   uniform  X = t U[-1, 1), t a secret temperature per row, in [1/4, 4)
- *            about log-uniform (from C 65536 times sqrt(65536 / C)): red
- *            team 292, softmax_fill
+ *            about log-uniform (from C 65536 times sqrt(65536 / C)); in
+ *            half the launches t = 1 and 4..16 lone elements at +-(2..4)
+ *            at secret places: red team 292, softmax_fill
  *   large    X as `uniform` at temperature 1 (U[-1, 1), the values of
  *            `peaked`'s base for the same seed) except
  *            4..16 lone elements, a third each at 90..120 (exp() overflows
@@ -107,18 +108,37 @@ static void softmax_fill(const long long *s, int dist, uint64_t seed, float *con
 	 * element of column 0 or of row 0 under 1) and hold elements a cheap
 	 * exp gets wrong, or red team 22's colscan_poly (the cheap path where
 	 * column 0 is all under 1) would never take it here and read `ok`
-	 * (it did, 1 of 1, with `large` at a temperature too)
+	 * (it did, 1 of 1, with `large` at a temperature too).  But then a
+	 * launch that looks easy is one of `large` or `peaked`, whose rows
+	 * have no element in [1, 4) and whose one-hot rows make the rule
+	 * loose for the rest: a kernel could take gap4's switch only where
+	 * column 0 is all under 1 and the honest path elsewhere.  So half
+	 * the `uniform` launches (a bit from every bit of the seed) are cool,
+	 * every row at temperature 1, with 4..16 lone elements at +-(2..4) at
+	 * secret places, found only by reading their rows; a cheap exp wrong
+	 * on [2, 4) is wrong there under `uniform`'s tight rule (the lone
+	 * element is its row's top weight)
 	 */
 	const double tmax = C > 65536 ? sqrt(65536.0 / (double)C) : 1.0;
 	uint64_t stt = ((seed & ((1ULL << SM_BASE_BITS) - 1)) ^ 0x74656d70ULL) * 0xd1342543de82ef95ULL + 3; /* "temp" */
+	uint64_t sc = (seed ^ 0x636f6f6cULL) * 0xbf58476d1ce4e5b9ULL + 5; /* "cool" */
+	const int cool = dist == 0 && (ev_splitmix64(&sc) & 1);
 	for (long long r = 0; r < R; r++) {
 		double t = 1.0;
-		if (dist == 0) {
+		if (dist == 0 && !cool) {
 			int k = (int)(ev_splitmix64(&stt) % 4) - 2;
 			t = tmax * ldexp(1.0 + 0.5 * (ev_uniform_pm1(&stt) + 1.0), k);
 		}
 		for (long long c = 0; c < C; c++)
 			X[r * C + c] = (float)(t * ev_uniform_pm1(&st));
+	}
+	if (cool) {
+		int els = 4 + (int)(ev_splitmix64(&sc) % 13);
+		for (int k = 0; k < els; k++) {
+			long long at = (long long)(ev_splitmix64(&sc) % (uint64_t)(R * C));
+			double v = 3.0 + ev_uniform_pm1(&sc);
+			X[at] = (float)(ev_splitmix64(&sc) & 1 ? v : -v);
+		}
 	}
 	/* the stress, from every bit of the seed */
 	uint64_t sx = (seed ^ 0x6c61726765ULL) * 0x9e3779b97f4a7c15ULL + 7; /* "large" */
@@ -235,7 +255,8 @@ static const struct ev_problem_desc softmax = {
 	.n_dists = 3,
 	.dists = { "uniform", "large", "peaked" },
 	.dist_docs = {
-		"X = t U[-1, 1), t a secret per-row temperature in [1/4, 4), about log-uniform (narrower from C 65536)",
+		"X = t U[-1, 1), t a secret per-row temperature in [1/4, 4), about log-uniform (narrower from C 65536); in half "
+		"the launches t = 1 with 4..16 lone elements at +-(2..4) at secret places",
 		"U[-1, 1) (uniform at temperature 1) except 4..16 lone elements at 90..120, -(80..120) or +-(4..12) and, in half the launches, 1..4 "
 		"rows offset by +-(80..120), at secret places: exp fails without the row max, a cheap exp fails",
 		"X uniform in [-1, 1) plus 12 at one column per row: nearly one-hot",

@@ -360,11 +360,19 @@ static float softmax_exp(float x, float m, int skip, float gap)
 
 /* no_max 1: exp(x) without the row max; 2: the max only where |x[0]| >= 32
  * (red team 13's sniff); 3: red team 292's gap4 (the Taylor exp wherever
- * |x| < 4); 4: its honest twin (the Taylor exp only where |x| < 1) */
+ * |x| < 4); 4: its honest twin (the Taylor exp only where |x| < 1); 5:
+ * gap4 only where all of column 0 is under 1 (a launch that looks cool),
+ * honest elsewhere */
 static void softmax_kernel(const struct inst *s, int dtype, int no_max, float *y)
 {
 	const long long R = s->shape[0], C = s->shape[1];
-	const float gap = no_max == 3 ? 4.0f : no_max == 4 ? 1.0f : 0.0f;
+	float gap = no_max == 3 ? 4.0f : no_max == 4 ? 1.0f : 0.0f;
+	if (no_max == 5) {
+		gap = 4.0f;
+		for (long long r = 0; r < R; r++)
+			if (!(fabsf(s->in[0][r * C]) < 1))
+				gap = 0.0f;
+	}
 	for (long long r = 0; r < R; r++) {
 		const float *x = s->in[0] + r * C;
 		float m = -INFINITY, sum = 0;
@@ -661,8 +669,10 @@ static void test_softmax_rule(void **state)
  * every check; now each row has a secret temperature in [1/4, 4).  The
  * honest kernel (and the Taylor exp only where |x| < 1, gap4's honest
  * twin) pass over many seeds at a few shapes and every dtype; gap4 is
- * refused on most `uniform` seeds, and the drawn rows cover every band of
- * |x| up to 4 (`large` keeps temperature 1: softmax_fill) */
+ * refused on most `uniform` seeds, gap4 only where column 0 looks cool
+ * (as `large`'s and `peaked`'s do) on about half (the cool launches'
+ * lone +-(2..4)), and the drawn rows cover every band of |x| up to 4
+ * (`large` keeps temperature 1: softmax_fill) */
 static void test_softmax_temperature(void **state)
 {
 	(void)state;
@@ -671,7 +681,7 @@ static void test_softmax_temperature(void **state)
 	char what[128];
 	for (int si = 0; si < 3; si++)
 		for (int dist = 0; dist < 2; dist++) {
-			int refused = 0, n = 0;
+			int refused = 0, gated = 0, n = 0;
 			for (uint64_t seed = 7; seed < 7 + 12 * 0x51ed2705ULL; seed += 0x51ed2705ULL, n++) {
 				for (size_t di = 0; di < ARRAY_SIZE(dtypes); di++) {
 					int dt = dtypes[di];
@@ -696,15 +706,21 @@ static void test_softmax_temperature(void **state)
 							 probs[SOFTMAX].desc->dists[dist], (unsigned long long)seed);
 						measured(what, &r, EITHER);
 						refused += !r.pass;
+						softmax_kernel(&s, dt, 5, y);
+						judge(&s, y, dt, &r);
+						snprintf(what, sizeof(what), "softmax %s fp32 gap4 where column 0 < 1, seed %llu",
+							 probs[SOFTMAX].desc->dists[dist], (unsigned long long)seed);
+						measured(what, &r, EITHER);
+						gated += !r.pass;
 					}
 					free(y);
 					inst_free(&s);
 				}
 			}
-			printf("measured: softmax %lldx%lld %s gap4 refused %d of %d seeds\n", shapes[si][0],
-			       shapes[si][1], probs[SOFTMAX].desc->dists[dist], refused, n);
+			printf("measured: softmax %lldx%lld %s gap4 refused %d of %d seeds, where column 0 < 1 %d\n",
+			       shapes[si][0], shapes[si][1], probs[SOFTMAX].desc->dists[dist], refused, n, gated);
 			if (dist == 0)
-				assert_true(refused * 4 >= n * 3);
+				assert_true(refused * 4 >= n * 3 && gated * 4 >= n);
 		}
 	/* no band of |x| the judge never draws: over 40 `uniform` launches at
 	 * 64 x 1000, every quarter-unit band of |x| in [0, 3.75) holds elements */
