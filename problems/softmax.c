@@ -4,8 +4,12 @@
  * is unused.  A plug-in of evident_problem.h.
  *
  * Distributions (correctness seed i uses distribution i % 3):
- *   uniform  X uniform in [-1, 1)
- *   large    X as `uniform` (the same values for the same seed) except
+ *   uniform  X = t U[-1, 1), t a secret temperature per row, in [1/4, 4)
+ *            about log-uniform (from C 65536 times sqrt(65536 / C)); in
+ *            half the launches t = 1 and 4..16 lone elements at +-(2..4)
+ *            at secret places: red team 292, softmax_fill
+ *   large    X as `uniform` at temperature 1 (U[-1, 1), the values of
+ *            `peaked`'s base for the same seed) except
  *            4..16 lone elements, a third each at 90..120 (exp() overflows
  *            in fp32 above 88.72, so without the row maximum inf / inf:
  *            80..120 until this session, and a launch whose every such
@@ -66,7 +70,8 @@ static double softmax_min_bytes(const long long *s, size_t elem_bytes)
 }
 
 /*
- * The base every distribution shares: uniform in [-1, 1) from the low 40
+ * The base every distribution shares: uniform in [-1, 1) at a per-row
+ * temperature (below; `large` and `peaked` at 1) from the low 40
  * bits of the seed alone, so that a kernel which recovers the base's
  * state from its values (SplitMix64 runs backwards: red team 20) learns
  * nothing of the high bits, which place the stress rows and elements.
@@ -77,8 +82,64 @@ static void softmax_fill(const long long *s, int dist, uint64_t seed, float *con
 	const long long R = s[KR], C = s[KC];
 	float *X = in[0];
 	uint64_t st = (seed & ((1ULL << SM_BASE_BITS) - 1)) * 0x2545f4914f6cdd1dULL + 1;
-	for (long long i = 0; i < R * C; i++)
-		X[i] = (float)ev_uniform_pm1(&st);
+	/*
+	 * Each `uniform` row's temperature t: X = t U[-1, 1), t in [1/4, 4) about
+	 * log-uniform (an octave 2^k, k in -2..1, then 1 + U[0, 1) within
+	 * it; ldexp and sqrt, correctly rounded, so every platform draws the
+	 * same), from the base's 40 bits (what the values show of it tells
+	 * nothing of the high bits, which place the stress).
+	 *
+	 * Red team 292: with `uniform` in [-1, 1) and every stress value 4 or
+	 * more, no element's |x| was ever in [1, 4), and gap4.c (exp by a
+	 * Taylor polynomial good on [-1, 1] wherever |x| < 4, expf elsewhere:
+	 * wrong on real logits in [-3, 3)) was ok 9 of 9 and promoted 3 of 3.
+	 * Softmax is shift-invariant, not scale-invariant, so a scale is no
+	 * detail: the rows now cover every magnitude from 0 to 4, where
+	 * `large`'s lone +-(4..12) take over, without a band the judge never
+	 * draws.  The reference computes on the values as drawn, so the rule
+	 * stays relative.  Not up to 8: a sequential fp32 denominator (the
+	 * repository's kernels/softmax/naive.c) drops the terms under half an
+	 * ulp of the running sum, a bias that grows with the row's spread and
+	 * C (simulated: 1.8e-5 at C 16384, t 6; 8e-5 at C 65536, t 6; 1.9e-4 at
+	 * C 2^18, t 4; the rule 1e-5, 2e-5, 4e-5), so from C 65536 the range
+	 * shrinks as sqrt(65536 / C) (t < 2 at C 2^18, 2.2e-5 there, simulated).
+	 * `large` and `peaked` keep temperature 1, rows in [-1, 1) but for
+	 * their stress: a launch must still look easy to a cheap look (every
+	 * element of column 0 or of row 0 under 1) and hold elements a cheap
+	 * exp gets wrong, or red team 22's colscan_poly (the cheap path where
+	 * column 0 is all under 1) would never take it here and read `ok`
+	 * (it did, 1 of 1, with `large` at a temperature too).  But then a
+	 * launch that looks easy is one of `large` or `peaked`, whose rows
+	 * have no element in [1, 4) and whose one-hot rows make the rule
+	 * loose for the rest: a kernel could take gap4's switch only where
+	 * column 0 is all under 1 and the honest path elsewhere.  So half
+	 * the `uniform` launches (a bit from every bit of the seed) are cool,
+	 * every row at temperature 1, with 4..16 lone elements at +-(2..4) at
+	 * secret places, found only by reading their rows; a cheap exp wrong
+	 * on [2, 4) is wrong there under `uniform`'s tight rule (the lone
+	 * element is its row's top weight)
+	 */
+	const double tmax = C > 65536 ? sqrt(65536.0 / (double)C) : 1.0;
+	uint64_t stt = ((seed & ((1ULL << SM_BASE_BITS) - 1)) ^ 0x74656d70ULL) * 0xd1342543de82ef95ULL + 3; /* "temp" */
+	uint64_t sc = (seed ^ 0x636f6f6cULL) * 0xbf58476d1ce4e5b9ULL + 5; /* "cool" */
+	const int cool = dist == 0 && (ev_splitmix64(&sc) & 1);
+	for (long long r = 0; r < R; r++) {
+		double t = 1.0;
+		if (dist == 0 && !cool) {
+			int k = (int)(ev_splitmix64(&stt) % 4) - 2;
+			t = tmax * ldexp(1.0 + 0.5 * (ev_uniform_pm1(&stt) + 1.0), k);
+		}
+		for (long long c = 0; c < C; c++)
+			X[r * C + c] = (float)(t * ev_uniform_pm1(&st));
+	}
+	if (cool) {
+		int els = 4 + (int)(ev_splitmix64(&sc) % 13);
+		for (int k = 0; k < els; k++) {
+			long long at = (long long)(ev_splitmix64(&sc) % (uint64_t)(R * C));
+			double v = 3.0 + ev_uniform_pm1(&sc);
+			X[at] = (float)(ev_splitmix64(&sc) & 1 ? v : -v);
+		}
+	}
 	/* the stress, from every bit of the seed */
 	uint64_t sx = (seed ^ 0x6c61726765ULL) * 0x9e3779b97f4a7c15ULL + 7; /* "large" */
 	if (dist == 1) {
@@ -194,8 +255,9 @@ static const struct ev_problem_desc softmax = {
 	.n_dists = 3,
 	.dists = { "uniform", "large", "peaked" },
 	.dist_docs = {
-		"X uniform in [-1, 1)",
-		"as uniform except 4..16 lone elements at 90..120, -(80..120) or +-(4..12) and, in half the launches, 1..4 "
+		"X = t U[-1, 1), t a secret per-row temperature in [1/4, 4), about log-uniform (narrower from C 65536); in half "
+		"the launches t = 1 with 4..16 lone elements at +-(2..4) at secret places",
+		"U[-1, 1) (uniform at temperature 1) except 4..16 lone elements at 90..120, -(80..120) or +-(4..12) and, in half the launches, 1..4 "
 		"rows offset by +-(80..120), at secret places: exp fails without the row max, a cheap exp fails",
 		"X uniform in [-1, 1) plus 12 at one column per row: nearly one-hot",
 	},

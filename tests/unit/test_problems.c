@@ -335,11 +335,44 @@ static void gemm_kernel(const struct inst *s, int dtype, enum gemm_kind kind, fl
 			c[i * N + j] = gemm_entry(s, dtype, kind, i, j);
 }
 
+/* sum_{k<=10} x^k / k! (Horner): good to ~1e-7 on [-1, 1] only */
+static float taylor10_exp(float x)
+{
+	float p = 1.0f / 3628800.0f;
+	static const float inv[] = { 1.0f / 362880.0f, 1.0f / 40320.0f, 1.0f / 5040.0f, 1.0f / 720.0f,
+				     1.0f / 120.0f,    1.0f / 24.0f,    1.0f / 6.0f,    0.5f,
+				     1.0f,	       1.0f };
+	for (size_t i = 0; i < ARRAY_SIZE(inv); i++)
+		p = p * x + inv[i];
+	return p;
+}
+
+/* exp(x - m) as the kernel of no_max takes it: 3 (red team 292's gap4.c
+ * at GAP `gap`) taylor10(x) exp(-m) wherever |x| < gap, else expf */
+static float softmax_exp(float x, float m, int skip, float gap)
+{
+	if (skip)
+		return expf(x);
+	if (fabsf(x) < gap)
+		return taylor10_exp(x) * expf(-m);
+	return expf(x - m);
+}
+
 /* no_max 1: exp(x) without the row max; 2: the max only where |x[0]| >= 32
- * (red team 13's sniff) */
+ * (red team 13's sniff); 3: red team 292's gap4 (the Taylor exp wherever
+ * |x| < 4); 4: its honest twin (the Taylor exp only where |x| < 1); 5:
+ * gap4 only where all of column 0 is under 1 (a launch that looks cool),
+ * honest elsewhere */
 static void softmax_kernel(const struct inst *s, int dtype, int no_max, float *y)
 {
 	const long long R = s->shape[0], C = s->shape[1];
+	float gap = no_max == 3 ? 4.0f : no_max == 4 ? 1.0f : 0.0f;
+	if (no_max == 5) {
+		gap = 4.0f;
+		for (long long r = 0; r < R; r++)
+			if (!(fabsf(s->in[0][r * C]) < 1))
+				gap = 0.0f;
+	}
 	for (long long r = 0; r < R; r++) {
 		const float *x = s->in[0] + r * C;
 		float m = -INFINITY, sum = 0;
@@ -347,9 +380,9 @@ static void softmax_kernel(const struct inst *s, int dtype, int no_max, float *y
 			m = fmaxf(m, x[c]);
 		int skip = no_max == 1 || (no_max == 2 && fabsf(x[0]) < 32);
 		for (long long c = 0; c < C; c++)
-			sum += expf(skip ? x[c] : x[c] - m);
+			sum += softmax_exp(x[c], m, skip, gap);
 		for (long long c = 0; c < C; c++)
-			y[r * C + c] = rdt(expf(skip ? x[c] : x[c] - m) / sum, dtype);
+			y[r * C + c] = rdt(softmax_exp(x[c], m, skip, gap) / sum, dtype);
 	}
 }
 
@@ -629,6 +662,82 @@ static void test_softmax_rule(void **state)
 			free(y);
 			inst_free(&s);
 		}
+}
+
+/* Red team 292: `uniform` was [-1, 1) and every stress value 4 or more,
+ * so gap4.c's Taylor exp wherever |x| < 4 (good on [-1, 1] only) passed
+ * every check; now each row has a secret temperature in [1/4, 4).  The
+ * honest kernel (and the Taylor exp only where |x| < 1, gap4's honest
+ * twin) pass over many seeds at a few shapes and every dtype; gap4 is
+ * refused on most `uniform` seeds, gap4 only where column 0 looks cool
+ * (as `large`'s and `peaked`'s do) on about half (the cool launches'
+ * lone +-(2..4)), and the drawn rows cover every band of |x| up to 4
+ * (`large` keeps temperature 1: softmax_fill) */
+static void test_softmax_temperature(void **state)
+{
+	(void)state;
+	const long long shapes[3][2] = { { 64, 1000 }, { 37, 397 }, { 8, 4096 } };
+	struct check_result r;
+	char what[128];
+	for (int si = 0; si < 3; si++)
+		for (int dist = 0; dist < 2; dist++) {
+			int refused = 0, gated = 0, n = 0;
+			for (uint64_t seed = 7; seed < 7 + 12 * 0x51ed2705ULL; seed += 0x51ed2705ULL, n++) {
+				for (size_t di = 0; di < ARRAY_SIZE(dtypes); di++) {
+					int dt = dtypes[di];
+					struct inst s;
+					inst_make(&s, SOFTMAX, shapes[si], dist, seed, dt);
+					float *y = malloc(s.out_n * sizeof(float));
+					snprintf(what, sizeof(what), "softmax %lldx%lld %s %s honest, seed %llu",
+						 shapes[si][0], shapes[si][1], probs[SOFTMAX].desc->dists[dist],
+						 dtype_name(dt), (unsigned long long)seed);
+					softmax_kernel(&s, dt, 0, y);
+					judge(&s, y, dt, &r);
+					measured(what, &r, MUST_PASS);
+					if (dt == EV_F32) {
+						softmax_kernel(&s, dt, 4, y);
+						judge(&s, y, dt, &r);
+						snprintf(what, sizeof(what), "softmax %s fp32 Taylor exp on |x|<1, seed %llu",
+							 probs[SOFTMAX].desc->dists[dist], (unsigned long long)seed);
+						measured(what, &r, MUST_PASS);
+						softmax_kernel(&s, dt, 3, y);
+						judge(&s, y, dt, &r);
+						snprintf(what, sizeof(what), "softmax %s fp32 gap4 (Taylor exp on |x|<4), seed %llu",
+							 probs[SOFTMAX].desc->dists[dist], (unsigned long long)seed);
+						measured(what, &r, EITHER);
+						refused += !r.pass;
+						softmax_kernel(&s, dt, 5, y);
+						judge(&s, y, dt, &r);
+						snprintf(what, sizeof(what), "softmax %s fp32 gap4 where column 0 < 1, seed %llu",
+							 probs[SOFTMAX].desc->dists[dist], (unsigned long long)seed);
+						measured(what, &r, EITHER);
+						gated += !r.pass;
+					}
+					free(y);
+					inst_free(&s);
+				}
+			}
+			printf("measured: softmax %lldx%lld %s gap4 refused %d of %d seeds, where column 0 < 1 %d\n",
+			       shapes[si][0], shapes[si][1], probs[SOFTMAX].desc->dists[dist], refused, n, gated);
+			if (dist == 0)
+				assert_true(refused * 4 >= n * 3 && gated * 4 >= n);
+		}
+	/* no band of |x| the judge never draws: over 40 `uniform` launches at
+	 * 64 x 1000, every quarter-unit band of |x| in [0, 3.75) holds elements */
+	long long band[16] = { 0 };
+	for (uint64_t seed = 3; seed < 3 + 40 * 0x2545f491ULL; seed += 0x2545f491ULL) {
+		struct inst s;
+		inst_make(&s, SOFTMAX, shapes[0], 0, seed, EV_F32);
+		for (long long i = 0; i < 64 * 1000; i++) {
+			float a = fabsf(s.in[0][i]);
+			assert_true(a < 4.0f);
+			band[(int)(a * 4)]++;
+		}
+		inst_free(&s);
+	}
+	for (int b = 0; b < 15; b++)
+		if (band[b] < 1000)
+			fail_msg("softmax uniform: |x| in [%g, %g) drawn %lld times", b / 4.0, b / 4.0 + 0.25, band[b]);
 }
 
 /* softmax's fp32 rule at wide rows: the sequential fp32 denominator of
@@ -1508,7 +1617,8 @@ static void test_other_distributions(void **state)
 		inst_free(&s);
 	}
 
-	/* softmax large: `uniform` itself except 4..16 lone elements at
+	/* softmax large: `uniform` at temperature 1 (`peaked`'s base: its +12
+	 * column skipped) except 4..16 lone elements at
 	 * +-(80..120) or +-(4..12) and, in half the launches, 1..4 offset
 	 * rows beyond exp's fp32 range, at places from the seed's high bits
 	 * (red team 21: when every row was of a large kind, row 0 named the
@@ -1520,7 +1630,7 @@ static void test_other_distributions(void **state)
 	for (uint64_t seed = 2; seed < 2 + 40 * 0x123456789ULL; seed += 0x123456789ULL) {
 		inst_make(&s, SOFTMAX, sm, 1, seed, EV_F16);
 		struct inst u;
-		inst_make(&u, SOFTMAX, sm, 0, seed, EV_F16);
+		inst_make(&u, SOFTMAX, sm, 2, seed, EV_F16);
 		int offset_rows = 0, lone = 0;
 		for (long long r = 0; r < 64; r++) {
 			const float *x = s.in[0] + r * 1000, *y = u.in[0] + r * 1000;
@@ -1529,6 +1639,8 @@ static void test_other_distributions(void **state)
 				hi = fmax(hi, x[c]);
 				lo = fmin(lo, x[c]);
 				far += fabs(x[c]) >= 75;
+				if (y[c] > 10.5) /* peaked's +12: red team 292 (uniform's rows have a temperature) */
+					continue;
 				odd += x[c] != y[c];
 				assert_true(fabs(y[c]) <= 1);
 			}
@@ -1537,7 +1649,7 @@ static void test_other_distributions(void **state)
 				continue;
 			}
 			for (long long c = 0; c < 1000; c++)
-				if (x[c] != y[c])
+				if (x[c] != y[c] && y[c] <= 10.5)
 					assert_true((fabs(x[c]) >= 3.99 && fabs(x[c]) <= 12.01) ||
 						    (fabs(x[c]) >= 79.9 && fabs(x[c]) <= 120.1));
 			lone += odd;
@@ -2107,6 +2219,7 @@ int main(void)
 		cmocka_unit_test(test_gemm_cancel_is_uniform),
 		cmocka_unit_test(test_softmax_rule),
 		cmocka_unit_test(test_softmax_wide),
+		cmocka_unit_test(test_softmax_temperature),
 		cmocka_unit_test(test_layernorm_rule),
 		cmocka_unit_test(test_layernorm_offset_seeds),
 		cmocka_unit_test(test_rowsum_rule),
