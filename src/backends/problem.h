@@ -33,6 +33,7 @@
 
 #include "../../kernels/evident_kernel.h"
 #include "../../problems/evident_problem.h"
+#include "../../problems/evident_fill_dtype.h"
 #include "../../problems/evident_focus.h"
 #include "../../problems/evident_mix_fold.h"
 #include "../../problems/evident_timing_dists.h"
@@ -65,13 +66,14 @@ struct problem {
 	ev_mix_fold_fn mix_fold;            /* its evident_problem_mix_fold, or NULL */
 	unsigned timing_dists;              /* its timing distributions (problem_timing_dists) */
 	ev_focus_fn focus;                  /* its evident_problem_focus, or NULL */
+	ev_fill_dtype_fn fill_dtype;        /* its evident_problem_fill_dtype, or NULL (fill() then) */
 	/* In the runner (problem_calls_setup): the plug-in's description and
 	 * answers, read from its box (problem_box.c); desc then points into
-	 * it, handle, mix_fold and focus are NULL, and no code of the
+	 * it, handle, mix_fold, focus and fill_dtype are NULL, and no code of the
 	 * plug-in's runs in this process.  NULL where the object is loaded. */
 	struct problem_remote *remote;
 };
-#define PROBLEM_INIT { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL }
+#define PROBLEM_INIT { NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL }
 
 /*
  * Load problem `name` from problems/NAME.c under the current directory
@@ -365,7 +367,8 @@ int problem_extra_shape(const struct problem *p, const long long *shape, long lo
 
 /*
  * Fill the inputs (inputs[i]: problem_tensor_numel floats, allocated by the
- * caller, e.g. with problem_inputs_new) from distribution dist and seed,
+ * caller, e.g. with problem_inputs_new) from distribution dist and seed
+ * (the plug-in's fill_dtype with dtype where it has one, else its fill()),
  * then round every value to dtype (EV_F16 / EV_BF16 round to nearest even;
  * EV_F32 and EV_F64 keep the floats), so that the reference sees exactly
  * what the kernel sees.  Returns 0, or -1 after error() when dist or dtype

@@ -1146,6 +1146,25 @@ static void judge_fingerprint(const struct problem *p, char out[SHA256_HEX_LEN +
 			strbuf_addf(&sb, "dist %d output %d %s\n", dist, o, h);
 		}
 	}
+	/* a plug-in's dtype-aware fill (evident_fill_dtype.h, red team 291) is
+	 * what every check draws, so an edit of it is an edit of the judge:
+	 * its inputs and references for each dtype, at the same seeds.  Lines
+	 * of their own, so a problem without one keeps its fingerprint */
+	static const int fill_dtypes[] = { EV_F32, EV_F16, EV_BF16 };
+	for (size_t k = 0; p->fill_dtype && k < sizeof(fill_dtypes) / sizeof(fill_dtypes[0]); k++) {
+		for (int dist = 0; dist < d->n_dists; dist++) {
+			p->fill_dtype(sm, dist, 0x6a75646765ull + (uint64_t)dist, fill_dtypes[k], in);
+			d->reference(sm, scalar, (const float *const *)in, outs);
+			for (int t = 0; t < p->n_inputs; t++) {
+				sha256_hex(in[t], problem_tensor_numel(p, t, sm) * sizeof(float), h);
+				strbuf_addf(&sb, "dtype %d dist %d input %d %s\n", fill_dtypes[k], dist, t, h);
+			}
+			for (int o = 0; o < p->n_outputs; o++) {
+				sha256_hex(outs[o], problem_tensor_numel(p, p->n_inputs + o, sm) * sizeof(double), h);
+				strbuf_addf(&sb, "dtype %d dist %d output %d %s\n", fill_dtypes[k], dist, o, h);
+			}
+		}
+	}
 	problem_buffers_free(in, p->n_inputs);
 	problem_buffers_free(outs, p->n_outputs);
 	strbuf_addf(&sb, "scalar %.17g\nflops %.17g\n", scalar, d->flops(sm));

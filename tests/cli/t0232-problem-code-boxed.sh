@@ -86,11 +86,15 @@ EVIDENT_BWRAP=/nonexistent/bwrap expect_exit 3 "$EVIDENT" run --no-progress "$SP
 expect_contains "$TEST_TMP/err" "bubblewrap (bwrap) is not installed"
 echo 1e4 > "$BLOB"
 rm -rf artifacts
-expect_exit 1 "$EVIDENT" run --unsandboxed --no-progress "$SPEC"
 # (ok at the file's 1e4 before red team 286; since rowsum's secret scale
 # a 0.05 offset is out even of 1e4 times the rule at small scales, so
-# flaky: the file's number is in the record either way)
-expect_match "$TEST_TMP/out" "off: (ok|flaky)( -.*)? \(UNEXPECTED: expected wrong_output\)"
+# flaky, and since red team 291's fp32 range (2^-60 .. 2^0) mostly
+# wrong_output, ok where no timed sample drew a small scale: the file's
+# number is in the record either way)
+"$EVIDENT" run --unsandboxed --no-progress "$SPEC" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+rc=$?
+[ "$rc" = 0 ] || [ "$rc" = 1 ] || { cat "$TEST_TMP/out" "$TEST_TMP/err"; fail "the unsandboxed run exited $rc"; }
+expect_match "$TEST_TMP/out" "^off +(ok|flaky|wrong_output) "
 rec=$(ls artifacts/runs/*.json | grep -v batch | head -1)
 jexpect "$rec" <<'E'
 abs(d["correctness"]["tolerance"]["atol"] - 0.1) < 1e-12 => True

@@ -885,6 +885,9 @@ static void test_layernorm_offset_seeds(void **state)
  * exponent e of the largest |x| among the row's first 16 (an element past
  * 2^(e+13) saturates).  The sum is in int64 (no lane wraps): the
  * simulation is kinder than the kernels. */
+/* head 2: fix32 (red team 291): a 2^-32 step, the int64 sum wrapping as
+ * the kernel's does (an element past 2^63 steps reads as INT64_MIN, as
+ * llrint gives it) */
 static void rowsum_fixed(const struct inst *s, int head, float *y)
 {
 	const long long R = s->shape[0], C = s->shape[1];
@@ -900,6 +903,17 @@ static void rowsum_fixed(const struct inst *s, int head, float *y)
 			q = ldexp(1.0, 18 - e);
 		}
 		long long tot = 0;
+		if (head == 2) {
+			uint64_t t = 0; /* wraps, as the kernel's int64 does */
+			q = ldexp(1.0, 32);
+			for (long long c = 0; c < C; c++) {
+				double v = nearbyint((double)x[c] * q);
+				t += fabs(v) >= 0x1p63 ? (uint64_t)INT64_MIN : (uint64_t)(long long)v;
+			}
+			memcpy(&tot, &t, sizeof(tot));
+			y[r] = (float)((double)tot / q);
+			continue;
+		}
 		for (long long c = 0; c < C; c++) {
 			double v = nearbyint((double)x[c] * q);
 			tot += fabs(v) >= 2147483648.0 ? INT32_MIN : (long long)v;
@@ -925,8 +939,9 @@ static void test_rowsum_rule(void **state)
 				int dt = dtypes[di];
 				struct inst s;
 				/* the honest kernel over 16 seeds (16 draws of the
-				 * secret scale 2^-12 .. 2^0): every one passes; the
-				 * worst rel_l2 is printed */
+				 * secret scale, 2^-60 .. 2^0 in fp32 and bf16,
+				 * 2^-14 .. 2^0 in fp16): every one passes; the worst
+				 * rel_l2 is printed */
 				struct check_result worst = { 0 };
 				uint64_t wseed = 0;
 				for (uint64_t seed = 1; seed <= (dist == 4 ? 64u : 16u); seed++) {
@@ -993,6 +1008,74 @@ static void test_rowsum_rule(void **state)
 	 * checks every distribution and timed samples besides */
 	assert_true(fixed_refused[0][0] >= 6 && fixed_refused[0][3] >= 6 && fixed_refused[0][4] >= 3);
 	assert_true(fixed_refused[1][3] >= 8 && fixed_refused[1][4] >= 12);
+
+	/* red team 291, row 1: fix32 (a 2^-32 step in int64) was exact over
+	 * fp16's range [2^-14, 2^0], which the fill drew for every dtype.
+	 * fp32's own range (rowsum_fill_dtype, [2^-60, 2^0]) refuses it on
+	 * every k <= -18: about two thirds of the
+	 * seeds of each scaled distribution; fp16's range still passes it
+	 * (exact there, as fp16 inputs are) */
+	for (int dist = 0; dist < nd; dist++) {
+		if (dist == 1 || dist == 2)
+			continue; /* not scaled */
+		int refused = 0, refused16 = 0;
+		for (uint64_t seed = 1; seed <= 64; seed++)
+			for (int h = 0; h < 2; h++) {
+				struct inst s;
+				int dt = h ? EV_F16 : EV_F32;
+				inst_make(&s, ROWSUM, sh, dist, seed, dt);
+				float *y = malloc(s.out_n * sizeof(float));
+				rowsum_fixed(&s, 2, y);
+				if (h)
+					for (size_t i = 0; i < s.out_n; i++)
+						y[i] = rdt(y[i], EV_F16);
+				judge(&s, y, dt, &r);
+				*(h ? &refused16 : &refused) += !r.pass;
+				free(y);
+				inst_free(&s);
+			}
+		printf("measured: rowsum C4096 %s fix32 (2^-32 step) refused in %d of 64 fp32 seeds, %d of 64 fp16\n",
+		       probs[ROWSUM].desc->dists[dist], refused, refused16);
+		assert_true(refused >= 30);
+	}
+
+	/* the ends of fp32's range: seeds whose scale is 2^-60 and 2^0 (the
+	 * draw of rowsum_scale_exp, read back from the inputs); the honest
+	 * fp32 and bf16 sums pass there at both shapes, finite */
+	uint64_t ends[2] = { 0, 0 };
+	for (uint64_t seed = 1; seed < 100000 && (!ends[0] || !ends[1]); seed++) {
+		uint64_t sk = (seed ^ 0x7363616c65ULL) * 0x9e3779b97f4a7c15ULL + 13;
+		int k = -60 + (int)(ev_splitmix64(&sk) % 61u);
+		if (k == -60 && !ends[0])
+			ends[0] = seed;
+		if (k == 0 && !ends[1])
+			ends[1] = seed;
+	}
+	assert_true(ends[0] && ends[1]);
+	for (int e = 0; e < 2; e++)
+		for (int si = 0; si < 3; si++)
+			for (int dist = 0; dist < nd; dist++)
+				for (int h = 0; h < 2; h++) {
+					struct inst s;
+					int dt = h ? EV_BF16 : EV_F32;
+					inst_make(&s, ROWSUM, shapes[si], dist, ends[e], dt);
+					double m = 0;
+					for (size_t i = 0; i < (size_t)(shapes[si][0] * shapes[si][1]); i++)
+						m = fabs(s.in[0][i]) > m ? fabs(s.in[0][i]) : m;
+					if (dist == 0)
+						assert_true(e ? m > 0.5 && m <= 1 : m > 0x1p-61 && m <= 0x1p-60);
+					float *y = malloc(s.out_n * sizeof(float));
+					rowsum_kernel(&s, dt, EV_F32, y);
+					for (size_t i = 0; i < s.out_n; i++)
+						assert_true(isfinite(y[i]));
+					judge(&s, y, dt, &r);
+					snprintf(what, sizeof(what), "rowsum C%lld %s %s honest at 2^%d",
+						 shapes[si][1], probs[ROWSUM].desc->dists[dist], dtype_name(dt),
+						 e ? 0 : -60);
+					measured(what, &r, MUST_PASS);
+					free(y);
+					inst_free(&s);
+				}
 }
 
 /* ---- loading ------------------------------------------------------------- */
@@ -1073,6 +1156,9 @@ static char *scratch_repo(void)
 	char *ph = xstrfmt("%s/evident_problem.h", d), *kh = xstrfmt("%s/evident_kernel.h", k);
 	copy_text("problems/evident_problem.h", ph);
 	copy_text("kernels/evident_kernel.h", kh);
+	free(ph);
+	ph = xstrfmt("%s/evident_fill_dtype.h", d); /* rowsum.c's (red team 291) */
+	copy_text("problems/evident_fill_dtype.h", ph);
 	free(ph);
 	free(kh);
 	free(d);
@@ -1718,10 +1804,18 @@ static void test_other_distributions(void **state)
 		inst_free(&s);
 	}
 	/* the secret scale (red team 286): uniform's largest |x| over 16
-	 * seeds spans 2^-14 .. 2^0; cancel and positive keep their ranges */
-	double slo = 1e30, shi = 0;
+	 * seeds spans 2^-14 .. 2^0 in fp16; in fp32 (red team 291) 2^-60 ..
+	 * 2^0; cancel and positive keep their ranges */
+	double slo = 1e30, shi = 0, wlo = 1e30, whi = 0;
 	for (uint64_t seed = 1; seed <= 16; seed++) {
 		inst_make(&s, ROWSUM, rs, 0, seed, EV_F32);
+		double w = 0;
+		for (long long i = 0; i < 8000; i++)
+			w = fabs(s.in[0][i]) > w ? fabs(s.in[0][i]) : w;
+		wlo = w < wlo ? w : wlo;
+		whi = w > whi ? w : whi;
+		inst_free(&s);
+		inst_make(&s, ROWSUM, rs, 0, seed, EV_F16);
 		double m = 0;
 		for (long long i = 0; i < 8000; i++)
 			m = fabs(s.in[0][i]) > m ? fabs(s.in[0][i]) : m;
@@ -1732,8 +1826,10 @@ static void test_other_distributions(void **state)
 		assert_true(s.in[0][0] >= 1 && s.in[0][0] < 2);
 		inst_free(&s);
 	}
-	printf("measured: rowsum uniform max |x| over 16 seeds %.4g .. %.4g\n", slo, shi);
+	printf("measured: rowsum uniform max |x| over 16 seeds %.4g .. %.4g (fp16), %.4g .. %.4g (fp32)\n", slo,
+	       shi, wlo, whi);
 	assert_true(shi <= 1 && slo >= 0.99 * 0x1p-14 && shi / slo > 256);
+	assert_true(whi <= 1 && wlo >= 0.99 * 0x1p-60 && whi / wlo > 0x1p30);
 	/* padded: every row has zeros and keeps at least half its elements;
 	 * some rows start with them.  spikes: some |x| >= 4096 times the
 	 * scale, never past 16384 */
@@ -1749,7 +1845,7 @@ static void test_other_distributions(void **state)
 	assert_true(heads >= 1);
 	inst_free(&s);
 	for (uint64_t seed = 1; seed <= 4; seed++) {
-		inst_make(&s, ROWSUM, rs, 4, seed, EV_F32);
+		inst_make(&s, ROWSUM, rs, 4, seed, EV_F16);
 		float big = 0, small = 1e30f;
 		for (long long i = 0; i < 8000; i++) {
 			float a = fabsf(s.in[0][i]);
