@@ -22,7 +22,12 @@ cat twin.out
 expect_match twin.out "side: ref ok bad wrong_output"
 expect_match twin.out "candidate_refuted=\{\"batch\": \"[^\"]*rt273-other[^\"]*\", \"outcome\": \"wrong_output\"\}"
 expect_not_contains twin.out "promoted=True"
-# row 5 (and row 3 where the batch said faster): the twin's time and rate
+# row 5 (and row 3 where the batch said faster): the twin's time and rate,
+# where the session's own runs were ok: the extra shape is drawn per run
+# from [1, 64] for S, and a draw of S=32 refutes the twin in the session
+# itself (flaky; CI, 2026-12-07: 1 in about 20 evals of 3 runs), which
+# leaves no time or rate of the candidate to claim
+if grep -q "outcome=ok " twin.out; then
 sh $R/value.sh "$TEST_TMP/t" > value.out 2>&1
 cat value.out
 expect_match value.out "contradicted: value rt273-eval/cand-[0-9a-f]* median_us=.*is a code whose output the judge refuted .*echo-neutral twin of the refuted run's object"
@@ -30,6 +35,10 @@ expect_match value.out "contradicted: value rt273-eval/cand-[0-9a-f]* gflops=.*i
 expect_match value.out "supported: value rt273-eval/ref median_us="
 if grep -q "speedup=.*faster;" value.out; then
 	expect_match value.out "contradicted: value rt273-eval/cand-[0-9a-f]* speedup=.*the side it says is faster, is a code whose output the judge refuted"
+fi
+else
+	expect_match twin.out "promoted=False outcome=(flaky|wrong_output) "
+	echo "note: the session's extra shape drew S=32 and refuted the twin itself: row 5 not reached"
 fi
 # row 4: the loaded-image copy as eval `source`
 sh $R/ident.sh "$TEST_TMP/i" T > ident.out 2>&1
