@@ -49,7 +49,11 @@ for v in b["variants"]:
 P
 cat ratios
 awk '$1 == "stress37" && $2 == "faster" { bad = 1 } END { exit bad }' ratios || fail "stress37 read faster: $(cat ratios)"
-awk '$1 == "stress37" && $3 > 1.1 { bad = 1 } END { exit bad }' ratios || fail "stress37's work ratio over all its samples is over 1.1: $(cat ratios)"
+# (1.2 since rowsum's five distributions, red team 286: `padded` and
+# `spikes` are inputs stress37 takes the 3-pass path on, so its mean work
+# over every sample is now a little under base4's, not equal to it: 1.108
+# in the CI of 2026-12-07; its verdict, above, is the property)
+awk '$1 == "stress37" && $3 > 1.2 { bad = 1 } END { exit bad }' ratios || fail "stress37's work ratio over all its samples is over 1.2: $(cat ratios)"
 # the honest kernel's work shows its 4/3 (its verdict is the machine's)
 awk '$1 == "hon3" && $4 < 1.15 { bad = 1 } END { exit bad }' ratios || fail "hon3's work ratio is under 1.15: $(cat ratios)"
 # red team 230: a baseline whose stress inputs cost it more (3 passes on
