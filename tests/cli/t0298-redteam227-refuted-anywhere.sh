@@ -50,10 +50,9 @@ b=$(sed -n 's/.*and batch \([^ ]*\) in .*/\1/p' "$TEST_TMP/out")
 echo "<!-- claim: faster experiment=rt227-nicewrong a=nw b=inc run=$b -->" > claim.md
 "$EVIDENT" audit --no-untraced claim.md > au.out 2>&1
 expect_not_contains au.out "claim.md:1: supported"
-# (where another rule holds the claim first, the killed session's try
-# counted as a batch with no verdict, "exactly half": make test of
-# 2026-12-06 00:06 beside three red teams, it is that rule's word)
-if grep -qE "^nw .* faster$" "$TEST_TMP/out" && ! grep -q "no majority of the reruns" au.out; then
+# the refuted run is the audit's first word, before the reruns' (CI of
+# 2026-12-07: "only 1 of 3 batches give faster" hid it, sanitized)
+if grep -qE "^nw .* faster$" "$TEST_TMP/out"; then
 	expect_match au.out "claim.md:1: [a-z]+: faster nw vs inc: .*is a code whose output the judge refuted \(wrong_output, run "
 fi
 exit 0

@@ -13,17 +13,25 @@
 # lead_off_watch): nap3m escaped_work.  on2m (the same threads and pread,
 # the done line once the pread returned: honest, a slept leader) and the
 # single-threaded twin stay ok.  Also: every record's after_done says how
-# many samples' leaders were seen off.  About 25 s.
+# many samples' leaders were seen off.  About 25 s a try.
 . "$REPO/tests/cli/lib.sh"
 plain_pass "the watch charges the leader only where the parent's first look comes within 100 us of the sample's end; the sanitized runner's own cost moves it past that, where the 200 us room applies as before (nap3m ok in the sanitized pass of the CI of 2026-12-07, at load 4.5)"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 runs_alone "its cheat races the parent's stop after each done line"
 mkrepo
-"$EVIDENT" run --no-progress --store "$TEST_TMP/s" tests/fixtures/specs/host-redteam288-fix.yaml > out 2>&1
-cat out
-expect_match out "^twin +ok "
-expect_match out "^on2m +ok "
-expect_match out "^nap3m +escaped_work "
+# nap3m is charged where the parent's first look after a sample comes
+# within 100 us; where too few do, the 200 us room holds and it is ok
+# (1 of 4 runs on a quiet 2-CPU VM, 2026-12-07; CI of 31d5f26de): up to
+# 3 tries, escaped_work in one of them, the honest two ok in each
+for try in 1 2 3; do
+	rm -rf "$TEST_TMP/s"
+	"$EVIDENT" run --no-progress --store "$TEST_TMP/s" tests/fixtures/specs/host-redteam288-fix.yaml > out 2>&1
+	cat out
+	expect_match out "^twin +ok "
+	expect_match out "^on2m +ok "
+	grep -qE "^nap3m +escaped_work " out && break
+	[ $try = 3 ] && fail "nap3m was ok in 3 of 3 runs (its zeroing after the done line was never charged)"
+done
 # nap2m (about 120 us of pread CPU a sample, some of it before the end)
 # is escaped_work in most runs (8 of 9 nap.sh runs at load 8-15 on the
 # project's 2-CPU VM), past the 50 us bound in 17-21 of 28-32 samples:
