@@ -6,10 +6,11 @@
 # evidence, every claim below would be contradicted (issue 23: after one
 # `reproduce --repeats 3`, two supported claims turned contradicted).  Then:
 #  (a) the claims (a verdict, a value, a setting) still read A:
-#      A's, naming A's runs (but the verdict and the value are
-#      unsupported: B is one more batch of the same code, where base did
-#      not run cleanly, and 1 of 2 batches is no majority: red team 49,
-#      fix50; the setting is supported); pinned with run=B they read B:
+#      A's, naming A's runs (but the verdict is contradicted: base's
+#      code was refuted in B, red team 227; the value is unsupported: B is
+#      one more batch of the same code, where base did not run cleanly,
+#      and 1 of 2 batches is no majority: red team 49, fix50; the setting
+#      is supported); pinned with run=B they read B:
 #      contradicted; `validated` reads every run of its kernel file, B's
 #      too (a reproduction ran the code: red team 44), so B's wrong runs
 #      contradict it, pinned or not;
@@ -98,16 +99,18 @@ expect_eq "$(jget "artifacts/runs/$B.json" "[v['outcome'] for v in d['variants']
 # --- (a) claims read A unless asked for B ----------------------------------
 expect_exit 1 "$EVIDENT" audit claims.md
 o="$TEST_TMP/out"
-expect_contains $o 'audit: 4 claims: 1 supported, 1 contradicted, 0 stale, 2 unsupported'
+expect_contains $o 'audit: 4 claims: 1 supported, 2 contradicted, 0 stale, 1 unsupported'
 expect_contains $o "claims.md:1: contradicted: validated r/base: 2 of 10 run(s) of the current source failed a check: run "
 expect_contains $o " (in reproduction $B): wrong_output"
-for run in $(runs_of "$B" base); do expect_not_contains <(grep -v 'claims.md:1:' $o) "$run"; done
-# the verdict reads A, and B is a rerun of the same code (fix50:
-# reproductions count, and a verdict needs more than half of the reruns
-# that decide), where base did not run cleanly: 1 of 2, unsupported
-expect_contains $o "claims.md:3: unsupported: slower long vs base: "
+# (B's base runs only where a rule reads every run of the code: validated,
+# and the refuted rule of claim 3)
+for run in $(runs_of "$B" base); do expect_not_contains <(grep -v 'claims.md:[13]:' $o) "$run"; done
+# the verdict reads A, but base, its faster side, is a code the judge
+# refuted in B (red team 227's rule, weighed before the reruns' since
+# 2026-12-07: the reruns' "exactly half, no majority" said unsupported)
+expect_contains $o "claims.md:3: contradicted: slower long vs base: "
 expect_contains $o "runs $(runs_of "$A" long | cut -d' ' -f1)"
-expect_contains $o "exactly half, no majority of the reruns"
+expect_contains $o "but base, the side it says is faster, is a code whose output the judge refuted (wrong_output, run "
 # the value reads A, and B is one more batch of the same code (red team
 # 49: reproductions count across batches), where base did not run
 # cleanly: 1 of 2 is no majority
