@@ -835,6 +835,24 @@ struct rec_tput {
 	double frac_bandwidth;       /* gbps / the bandwidth peak; NAN likewise */
 };
 
+/* The dims of pr as "R=4096 C=2048", in its order (malloc'd: the caller
+ * frees; "" for none).  record/shape.c. */
+char *rec_problem_shape(const struct rec_problem *pr);
+
+/* pr's work at its shape: its FLOPs, else the fewest bytes it must move;
+ * NAN where the record has neither. */
+double rec_problem_work(const struct rec_problem *pr);
+
+/*
+ * 1 when shape big (rec_problem_shape's form) has every dimension of
+ * shape small, by name, and no other, each at least small's value: big
+ * is at least small in every direction, not only in work (red team 294
+ * row 1: {H 2, S 16} has more FLOPs than {H 1, S 17} and fewer rows,
+ * and a reference that threads from S 17 up changes its path there).  0 otherwise,
+ * and for an empty or unreadable shape.
+ */
+int rec_shape_covers(const char *big, const char *small);
+
 /*
  * Throughput of problem pr (its shape's FLOPs and fewest bytes, as
  * recorded; its dtype chose the peak) at median_us, against peak pk (may

@@ -1057,14 +1057,6 @@ struct env_row {
 	double speed;                 /* query_row_speed */
 };
 
-/* A problem's work at its shape: FLOPs, else its fewest bytes; NAN unknown. */
-static double pr_work(const struct rec_problem *x)
-{
-	if (isfinite(x->flops) && x->flops > 0)
-		return x->flops;
-	return isfinite(x->min_bytes) && x->min_bytes > 0 ? x->min_bytes : NAN;
-}
-
 /* The fastest of rows[0..n) under env at problem pr's shape (NAN: none). */
 static double env_fastest_at(const struct env_row *rows, size_t n, const struct rec_problem *pr, const char *env)
 {
@@ -1084,8 +1076,8 @@ static double env_fastest_at(const struct env_row *rows, size_t n, const struct 
  * another process than this batch's (code_id.env, known on both) that
  * never ran it at this shape, where this batch's process either never ran
  * it at that row's shape, or ran it CODE_DRIFT_MARGIN slower there at its
- * fastest, or that shape's work (FLOPs, else bytes) is less than this
- * one's.  Then nothing in the store tells what this batch's process did
+ * fastest, or that shape is not at least this one in every dimension
+ * (rec_shape_covers).  Then nothing in the store tells what this batch's process did
  * to the slower side, and a speed over it is this process's alone (red
  * team 287 row 2: red team 284's OMP_NUM_THREADS=1 session at `S: 17`
  * for the history's 16 read "faster ... supported" 3 of 3, where at 16
@@ -1126,32 +1118,34 @@ static int slower_side_unseen(struct actx *a, const struct batch_record *eb, con
 		    !isnan(env_fastest_at(rows, n, &eb->problem, y->env)))
 			continue;
 		double other = env_fastest_at(rows, n, y->pr, y->env), mine = env_fastest_at(rows, n, y->pr, id.env);
-		/* alike at some shape of at least this one's work (red team 291
-		 * row 2, eval.c ref_job_unseen) */
-		double we = pr_work(&eb->problem);
+		/* alike at some shape at least this one in every dimension (red
+		 * team 291 row 2, red team 294 row 1: eval.c ref_job_unseen) */
+		char *se = rec_problem_shape(&eb->problem);
 		int alike = 0;
-		for (size_t j = 0; j < n && !alike && isfinite(we); j++) {
-			double wj = pr_work(rows[j].pr);
-			if (audit_same_problem(rows[j].pr, &eb->problem) || !isfinite(wj) || wj < we)
+		for (size_t j = 0; j < n && !alike; j++) {
+			if (audit_same_problem(rows[j].pr, &eb->problem))
+				continue;
+			char *sj = rec_problem_shape(rows[j].pr);
+			int covers = rec_shape_covers(sj, se);
+			free(sj);
+			if (!covers)
 				continue;
 			double oj = env_fastest_at(rows, n, rows[j].pr, y->env), mj = env_fastest_at(rows, n, rows[j].pr, id.env);
 			alike = !isnan(oj) && !isnan(mj) && !code_speed_drifted(mj, oj);
 		}
+		free(se);
 		if (alike)
 			continue;
-		struct strbuf shape = STRBUF_INIT;
-		for (size_t d = 0; d < y->pr->n_dims && d < 8; d++)
-			strbuf_addf(&shape, "%s%s=%lld", d ? " " : "", y->pr->dim_names[d] ? y->pr->dim_names[d] : "?",
-				    y->pr->dims[d]);
+		char *shape = rec_problem_shape(y->pr);
 		strbuf_addf(msg, "; but %s, the side it says is slower, ran under another runner's process at another "
 				 "shape (batch %s, %s), a process that never ran it at this shape, and this batch's "
 				 "process %s: nothing in the store tells what this batch's process did to it, so a speed "
 				 "over it is that process's alone; time it at this shape under that process to decide",
-			    name, y->batch, shape.buf ? shape.buf : "",
+			    name, y->batch, shape,
 			    isnan(mine) ? "never ran it there"
 			    : code_speed_drifted(mine, other) ? "ran it slower there by the margin"
-							      : "ran it alike there, but at a shape of less work than this one");
-		strbuf_release(&shape);
+							      : "ran it alike there, but at a shape not at least this one in every dimension");
+		free(shape);
 		unseen = 1;
 	}
 	free(rows);

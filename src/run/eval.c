@@ -709,7 +709,7 @@ struct pool_batch {
 	char *run_id, *batch_id, *problem; /* problem: name, dtype, dims and plug-in as one key */
 	char *family;                /* the same without the dims (problem_family): the problem at any shape */
 	char *shape;                 /* its dims, "R=4096 C=2048", for a reason to name */
-	double work;                 /* its FLOPs, else its fewest bytes (problem_work); NAN unknown */
+	double work;                 /* its FLOPs, else its fewest bytes (rec_problem_work); NAN unknown */
 	char *experiment;
 	int interrupted;
 	long base;                   /* the baseline's row, or -1 */
@@ -784,24 +784,6 @@ static char *problem_family(const struct rec_problem *x)
 {
 	return xstrfmt("%s|%s|%s", x->name ? x->name : "", x->dtype ? x->dtype : "",
 		       x->judge_sha256 ? x->judge_sha256 : x->plugin_sha256 ? x->plugin_sha256 : "");
-}
-
-/* The problem's dims as "R=4096 C=2048" (malloc'd). */
-static char *problem_shape(const struct rec_problem *x)
-{
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; i < x->n_dims && i < 8; i++)
-		strbuf_addf(&sb, "%s%s=%lld", i ? " " : "", x->dim_names[i] ? x->dim_names[i] : "?", x->dims[i]);
-	return sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
-}
-
-/* The problem's work at its shape: FLOPs, else the fewest bytes it must
- * move; NAN where the record has neither. */
-static double problem_work(const struct rec_problem *x)
-{
-	if (isfinite(x->flops) && x->flops > 0)
-		return x->flops;
-	return isfinite(x->min_bytes) && x->min_bytes > 0 ? x->min_bytes : NAN;
 }
 
 /* The position of run_id in p (found: *at set, 1), or where it goes (0). */
@@ -892,8 +874,8 @@ static void pool_add(struct eval_pool *p, struct query *q, const struct batch_re
 	e->batch_id = dup_or_null(b->batch_id);
 	e->problem = problem_key(&b->problem);
 	e->family = problem_family(&b->problem);
-	e->shape = problem_shape(&b->problem);
-	e->work = problem_work(&b->problem);
+	e->shape = rec_problem_shape(&b->problem);
+	e->work = rec_problem_work(&b->problem);
 	e->experiment = dup_or_null(b->experiment);
 	e->interrupted = b->interrupted;
 	e->base = -1;
@@ -1283,18 +1265,19 @@ static const struct pool_row *ref_env_fastest_at(const struct eval_pool *p, cons
 /*
  * Were the reference's code (rr's) under rr's process and under env
  * timed alike (their fastest within CODE_DRIFT_MARGIN) at some shape of
- * eb's problem, other than eb's, whose work is at least eb's (both
- * known)?  Batches of p other than eb.
+ * eb's problem, other than eb's, at least eb's in every dimension
+ * (rec_shape_covers; red team 294 row 1: by the work alone, {H 2, S 16}
+ * stood for {H 1, S 17}, and red team 291's parS, threaded only from S 17
+ * up, was promoted 3 of 3 under OMP_NUM_THREADS=1)?  Batches of p other
+ * than eb.
  */
 static int ref_envs_alike_above(const struct eval_pool *p, const struct pool_batch *eb, const struct pool_row *rr,
 				const char *env)
 {
-	if (!isfinite(eb->work))
-		return 0;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct pool_batch *e = &p->b[i];
 		if (e == eb || strcmp(e->family, eb->family) || !strcmp(e->problem, eb->problem) ||
-		    !isfinite(e->work) || e->work < eb->work)
+		    !rec_shape_covers(e->shape, eb->shape))
 			continue;
 		const struct pool_row *other = ref_env_fastest_at(p, eb, rr, e->problem, env);
 		const struct pool_row *mine = ref_env_fastest_at(p, eb, rr, e->problem, rr->id.env);
@@ -1332,10 +1315,10 @@ static int ref_envs_alike_above(const struct eval_pool *p, const struct pool_bat
  * history needs its own comparison (a third process at this shape would
  * not do: red team 284's proposer would time the reference under a
  * second slowing job and compare with that).  Compared at another shape
- * of at least this one's work (FLOPs, else bytes) and found alike, the
- * two processes are taken as alike here too (red team 291 row 2: alike at
- * a smaller shape said nothing of a reference that threads only above
- * it); a job whose effect shows only in a window of sizes stays open
+ * at least this one in every dimension and found alike, the two
+ * processes are taken as alike here too (red team 291 row 2: alike at a
+ * smaller shape said nothing of a reference that threads only above it;
+ * red team 294 row 1: nor at one of more work and fewer rows); a job whose effect shows only in a window of sizes stays open
  * (README "Still out of reach").
  * The process only (environment, directory, nice value, CPU set, limits,
  * the box's self: code_id.env), not the spec's knobs: a session picks
@@ -2136,8 +2119,8 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 					? xstrfmt("this session's process ran it %.2fx slower there at its fastest",
 						  w.ref_unseen_ratio)
 					: xstrfmt("this session's process ran it alike there (%.2fx at its fastest), but "
-						  "that shape is less work than this one, and a job that slows the "
-						  "reference only above a size would not show there",
+						  "that shape is not at least this one in every dimension, and a job "
+						  "that slows the reference only above a size would not show there",
 						  w.ref_unseen_ratio);
 		char *x = xstrfmt("not promoted: the reference's code ran under another runner's process at another shape "
 				  "(batch %s, %s; the process is the environment, directory, nice value, CPU set and "

@@ -15,7 +15,7 @@
 # the hold with parS.c, a reference that threads only from S 17 up: run
 # under OMP_NUM_THREADS=1 at S 16, where the job changes nothing, it read
 # alike, and the session at 17 was promoted 3 of 3; a comparison counts
-# only at a shape of at least the session's work now.  About 60 s.
+# only at a shape at least the session's in every dimension now.  About 60 s.
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 runs_alone_light "sleep-timed kernels 2x apart"
@@ -76,6 +76,6 @@ cat e3.txt
 expect_match e3.txt "^promoted=False "
 expect_match e3.txt "^other_process=shape=B=1 H=1 S=16 D=16 ratio_there=(0|1)\.[0-9]+ held=(True|False)$"
 if grep -q "^promoted=False verdict=faster" e3.txt; then
-	expect_contains e3.txt "that shape is less work than this one"
+	expect_contains e3.txt "that shape is not at least this one in every dimension"
 fi
 exit 0
