@@ -330,11 +330,15 @@ void query_groups_free(double **x, size_t *n, size_t k);
  * with the file's bytes now (paths relative to the repository root, the
  * current directory).  1 when every file matches; 0 with the reason in
  * why when one differs, is missing, or the run recorded no kernel source.
- * A record older than problem provenance is judged by its kernel alone,
- * unless a newer run of its experiment in q recorded its problem's code
- * and that code changed since: then it ran that problem or an older one,
- * and is not current either (query_problem_moved_after).  q may be NULL
- * (no such look).
+ * A record older than problem provenance that names its commit
+ * (code.git.commit) ran the problem's code at that commit: current only
+ * where that code is the working tree's, file for file, and a commit the
+ * repository lacks is not current (store/problem_code.h; red team 294
+ * row 2).  One naming no commit is judged by its kernel alone, unless a
+ * newer run of its experiment in q recorded its problem's code and that
+ * code changed since: then it ran that problem or an older one, and is
+ * not current either (query_problem_moved_after).  q may be NULL (no
+ * such look).
  */
 int query_sources_current(struct query *q, const struct run_record *run, struct strbuf *why);
 /* Did runs a and b record the same code: every kernel and problem source,

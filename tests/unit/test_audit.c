@@ -3098,7 +3098,11 @@ static void test_errata(void **state)
 	git_oid o1, o2;
 	git_libgit2_init();
 	assert_int_equal(git_repository_init(&repo, ".", 0), 0);
-	make_commit(repo, NULL, "one", c1);
+	/* the first commit holds the plug-in of the runs' problem p2, as it
+	 * is in the work tree: runs that record no problem code are judged
+	 * by their commit's (red team 294 row 2) */
+	mkdir("problems", 0755);
+	make_commit_with(repo, NULL, "one", "problems/p2.c", c1);
 	git_oid_fromstr(&o1, c1);
 	make_commit_with(repo, &o1, "two", "src/x/fix.c", c2); /* the runner's fix */
 	git_oid_fromstr(&o2, c2);
@@ -3952,6 +3956,108 @@ static void test_validated_old_run_problem_moved(void **state)
 	free(f);
 }
 
+/* A host run of EXPv.c (experiment exp, variant v), problem gp, that
+ * recorded no problem code (a build before problem provenance), in a
+ * checkout at commit (NULL: none named); diff: its tree's patch against
+ * the commit, put into the store (NULL: a clean tree). */
+static void put_gp_run(struct store *st, const char *exp, const char *commit, const char *diff)
+{
+	char sha[SHA256_HEX_LEN + 1];
+	char *path = xstrfmt("%sv.c", exp), *text = xstrfmt("int %sv;\n", exp), *id = xstrfmt("20260301T000000Z-%s-v", exp),
+	     *bin = xstrfmt("%sbin", exp);
+	put_file(path, text, sha);
+	json_t *x = json_pack("{s:s, s:s, s:{s:[{s:s, s:s}], s:s, s:{s:[s, s, s], s:s}}, s:{s:s, s:s, s:{s:i}, s:[s]}}",
+			      "experiment", exp, "backend", "host", "code", "sources", "path", path, "sha256", sha,
+			      "binary_sha256", bin, "compiler", "argv", "cc", "-O2", path, "version", "cc 1", "problem",
+			      "name", "gp", "dtype", "fp32", "shape", "N", 256, "dims", "N");
+	char dhex[SHA256_HEX_LEN + 1] = "";
+	if (diff)
+		assert_int_equal(store_put(st, diff, strlen(diff), dhex), 0);
+	if (commit)
+		json_object_set_new(json_object_get(x, "code"), "git",
+				    json_pack("{s:b, s:s, s:b, s:i, s:s?}", "is_repo", 1, "commit", commit, "dirty", !!diff,
+					      "n_changed", diff ? 1 : 0, "diff_object", diff ? dhex : NULL));
+	json_object_set_new(x, "batch_id", json_string(id));
+	put_variant_x(st, id, "v", sha, "# us\n100\n", "ok", x);
+	free(path);
+	free(text);
+	free(id);
+	free(bin);
+}
+
+/*
+ * Red team 294 row 2: a run that recorded no problem code but names its
+ * commit ran the problem's code at that commit (the plug-in
+ * problems/gp.c and the header it includes), and is current only where
+ * that code is the work tree's.  The red team's run: an evident build
+ * older than problem provenance, under its commit's gemm.c (an fp32 rule
+ * twice today's), whose gemm off by 2.4e-4 read ok; `validated` read
+ * supported.  ga names commit A (gp.h changed since: stale), gb commit B
+ * (gp.c and gp.h as they are: supported), gc a commit the repository
+ * lacks (stale: the code it ran is unknown), gd none (the rule for
+ * records naming no commit: supported); ge and gf name commit B from a
+ * dirty tree, ge's recorded diff changing gp.h (stale), gf's only its
+ * kernel (supported).  Before the change: 6 supported.
+ */
+static void test_validated_old_run_problem_at_commit(void **state)
+{
+	struct audit_counts c;
+	char ca[GIT_OID_HEXSZ + 1], cb[GIT_OID_HEXSZ + 1], c0[GIT_OID_HEXSZ + 1];
+	git_repository *repo;
+	git_oid o;
+	(void)state;
+	git_libgit2_init();
+	assert_int_equal(git_repository_init(&repo, ".", 0), 0); /* test_errata's, or a new one */
+	mkdir("problems", 0755);
+	git_oid *head = git_reference_name_to_id(&o, repo, "HEAD") == 0 ? &o : NULL;
+	make_commit_with(repo, head, "int gp_h1;\n", "problems/gp.h", c0);
+	git_oid_fromstr(&o, c0);
+	make_commit_with(repo, &o, "#include \"gp.h\"\nint gp;\n", "problems/gp.c", ca);
+	git_oid_fromstr(&o, ca);
+	make_commit_with(repo, &o, "int gp_h2;\n", "problems/gp.h", cb); /* the work tree's */
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	struct store st = STORE_INIT;
+	assert_int_equal(store_open(&st, "store", 1), 0);
+	put_gp_run(&st, "ga", ca, NULL);
+	put_gp_run(&st, "gb", cb, NULL);
+	put_gp_run(&st, "gc", "0123456789abcdef0123456789abcdef01234567", NULL);
+	put_gp_run(&st, "gd", NULL, NULL);
+	/* at commit B, whose code is the work tree's, but in a dirty tree:
+	 * ge's diff changed problems/gp.h (stale), gf's only its kernel */
+	put_gp_run(&st, "ge", cb,
+		   "diff --git a/problems/gp.h b/problems/gp.h\n--- a/problems/gp.h\n+++ b/problems/gp.h\n"
+		   "@@ -1 +1 @@\n-int gp_h2;\n+int gp_h3;\n");
+	put_gp_run(&st, "gf", cb,
+		   "diff --git a/gfv.c b/gfv.c\n--- a/gfv.c\n+++ b/gfv.c\n@@ -1 +1 @@\n-int x;\n+int gfv;\n");
+	store_release(&st);
+	char *f = audit("<!-- claim: validated experiment=ga variant=v -->\n"
+			"<!-- claim: validated experiment=gb variant=v -->\n"
+			"<!-- claim: validated experiment=gc variant=v -->\n"
+			"<!-- claim: validated experiment=gd variant=v -->\n"
+			"<!-- claim: validated experiment=ge variant=v -->\n"
+			"<!-- claim: validated experiment=gf variant=v -->\n",
+			&c);
+	char *want = xstrfmt("t.md:1: stale: validated ga/v: run '20260301T000000Z-ga-v' recorded no problem code, and "
+			     "the problem 'gp' of its commit is not the working tree's: 'problems/gp.h' changed since "
+			     "commit %.12s",
+			     ca);
+	assert_non_null(strstr(f, want));
+	free(want);
+	assert_non_null(strstr(f, "t.md:2: supported: validated gb/v: 1 run(s) of the current source passed"));
+	assert_non_null(strstr(f, "t.md:3: stale: validated gc/v: run '20260301T000000Z-gc-v' recorded no problem "
+				  "code, and the problem 'gp' of its commit is not the working tree's: commit "
+				  "0123456789ab is not in the repository"));
+	assert_non_null(strstr(f, "t.md:4: supported: validated gd/v: 1 run(s) of the current source passed"));
+	assert_non_null(strstr(f, "t.md:5: stale: validated ge/v: run '20260301T000000Z-ge-v' recorded no problem "
+				  "code, and the problem 'gp' of its commit is not the working tree's: 'problems/gp.h' "
+				  "differed from its commit in the run's tree (its recorded diff)"));
+	assert_non_null(strstr(f, "t.md:6: supported: validated gf/v: 1 run(s) of the current source passed"));
+	assert_int_equal(c.supported, 3);
+	assert_int_equal(c.stale, 3);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -4007,6 +4113,7 @@ int main(void)
 		cmocka_unit_test(test_verdict_reruns_majority),
 		cmocka_unit_test(test_slower_side_drifted),
 		cmocka_unit_test(test_validated_old_run_problem_moved),
+		cmocka_unit_test(test_validated_old_run_problem_at_commit),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
