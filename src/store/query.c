@@ -1518,7 +1518,8 @@ static int files_current(const struct run_record *run, const struct rec_source *
 /*
  * A run of q newer than run, of its experiment and problem name, that
  * recorded its problem's code (problem.sources) where that code changed
- * since; NULL when none.  For a run that recorded none (before problem
+ * since, or that recorded none and names a commit whose problem code is
+ * not the working tree's (problem_code_same_at); NULL when none.  For a run that recorded none (before problem
  * provenance): it ran that problem or an older one (rowsum-cuda,
  * 2026-12-07: once problems/rowsum.c changed for red team 286, the runs
  * of 2026-12-01 read stale and the `validated` claims fell back to runs
@@ -1537,10 +1538,22 @@ static const struct run_record *query_problem_moved_after(struct query *q, const
 		    strcmp(e->run_id, run->run_id) <= 0)
 			continue;
 		const struct run_record *x = query_run_at(q, i);
-		if (!x || !x->problem.n_sources || !str_same(x->problem.name, run->problem.name))
+		if (!x || !str_same(x->problem.name, run->problem.name))
 			continue;
-		if (!files_current(x, x->problem.sources, x->problem.n_sources, &why))
+		if (x->problem.n_sources) {
+			if (!files_current(x, x->problem.sources, x->problem.n_sources, &why))
+				moved = x;
+		} else if (x->problem.name && x->git.commit && *x->git.commit && strcmp(x->git.commit, "unknown") &&
+			   !problem_code_same_at(x->git.commit, x->problem.name,
+						 !x->backend || strcmp(x->backend, "host"), &why)) {
+			/* a newer run without problem code whose commit's
+			 * problem is not the working tree's (or is unknown):
+			 * this one, older, ran that problem or an older one
+			 * (red team 294 row 2's rule, read one run further:
+			 * PAPER.md's sweep fell back from a stale batch of
+			 * 0b659d5f224c to an older one naming no commit) */
 			moved = x;
+		}
 		strbuf_reset(&why);
 	}
 	strbuf_release(&why);
