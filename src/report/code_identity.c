@@ -32,8 +32,9 @@ static int cmp_param(const void *x, const void *y)
  * code) and the compiler's path are left out; the compiler's executable
  * counts by its contents' hash (code.compiler.exe).
  */
-static void add_argv(struct strbuf *sb, json_t *compiler, const char *kernel)
+static void add_argv(struct strbuf *sb, json_t *compiler, const char *kernel, char flags[SHA256_HEX_LEN + 1])
 {
+	size_t from = sb->len;
 	json_t *argv = json_object_get(compiler, "argv");
 	size_t n = json_array_size(argv);
 	for (size_t i = 1; i < n; i++) {
@@ -50,6 +51,8 @@ static void add_argv(struct strbuf *sb, json_t *compiler, const char *kernel)
 			continue;
 		strbuf_addf(sb, "%s\n", a);
 	}
+	/* (the arguments alone: code_id.flags) */
+	sha256_hex(sb->buf ? sb->buf + from : "", sb->len - from, flags);
 	const char *v = json_string_value(json_object_get(compiler, "version"));
 	strbuf_addf(sb, "version %s\n", v ? v : "?");
 	/* the executable that ran (red team 70: a wrapper named cc added a
@@ -237,7 +240,8 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	/* the libraries: loaded, never linked into the object */
 	libs_hash(r, fam, id->libs);
 	/* the code: every source's content (sorted: names left out), the
-	 * command line and the parameters */
+	 * command line and the parameters; and the sources and parameters
+	 * alone (code_id.src) */
 	const char **v = xcalloc(r->n_sources + 1, sizeof(*v));
 	size_t n = 0;
 	for (size_t i = 0; i < r->n_sources; i++)
@@ -248,17 +252,26 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	for (size_t i = 0; i < n; i++)
 		strbuf_addf(&sb, "source %s\n", v[i]);
 	free(v);
-	add_argv(&sb, r->compiler, r->kernel);
+	struct strbuf src = STRBUF_INIT;
+	if (sb.len)
+		strbuf_add(&src, sb.buf, sb.len);
+	add_argv(&sb, r->compiler, r->kernel, id->flags);
 	/* the parameters sorted by name: a row's and its run's record may
 	 * list them in another order */
 	const struct param **pv = xcalloc(n_params + 1, sizeof(*pv));
 	for (size_t i = 0; i < n_params; i++)
 		pv[i] = &params[i];
 	qsort(pv, n_params, sizeof(*pv), cmp_param);
-	for (size_t i = 0; i < n_params; i++)
+	for (size_t i = 0; i < n_params; i++) {
 		strbuf_addf(&sb, "param %s=%s\n", pv[i]->name, pv[i]->value);
+		strbuf_addf(&src, "param %s=%s\n", pv[i]->name, pv[i]->value);
+	}
 	free(pv);
 	sha256_hex(sb.buf ? sb.buf : "", sb.len, id->code);
+	id->src[0] = 0;
+	if (n)
+		sha256_hex(src.buf, src.len, id->src);
+	strbuf_release(&src);
 	strbuf_release(&sb);
 	job_hash(r, id->job, id->knobs, id->env);
 	return id->dev != NULL;
@@ -984,6 +997,25 @@ int code_other_build_counts(struct query *q, const struct run_record *r, const s
 	return !tighter && (accepted || !others);
 }
 
+/*
+ * The same sources by content (the kernel file and every header and
+ * library its build read) at the same parameters, whatever the flags and
+ * the compiler (code_id.src): the kernel file at its parameters, as
+ * `validated` reads a run.  Red team 294 row 3: the code hash holds the
+ * command line, so red team 273's twinbad.c P=1 SALT=1, refuted at S=32,
+ * rebuilt under a spec's `flags: [-O1]` (another binary, loaded image and
+ * echo-neutral object) was `faster` supported 4 of 4 and promoted by
+ * eval 4 of 4 while `validated` on the same batch was contradicted by
+ * the refuted runs.  A flag can change what a kernel does (fast math, an
+ * -O level over undefined behaviour), but code_refuted_run only counts
+ * against the side whose author picked the source, its parameters and
+ * its flags.  Known on both (a record with sources).
+ */
+static int same_source(const struct code_id *x, const struct code_id *y)
+{
+	return x->src[0] && !strcmp(x->src, y->src);
+}
+
 const struct run_record *code_refuted_run(struct query *q, const struct rec_problem *prob, const struct code_id *id)
 {
 	for (size_t i = 0; i < q->n; i++) {
@@ -995,7 +1027,7 @@ const struct run_record *code_refuted_run(struct query *q, const struct rec_prob
 		/* the outcome first: refuted runs are few, an identity costs hashes */
 		if (!r || code_run_refuted(r) == OUTCOME_OK || !same_problem_name(&r->problem, prob) ||
 		    !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev ||
-		    !id->dev || strcmp(rid.dev, id->dev) || !code_same_program(&rid, id) ||
+		    !id->dev || strcmp(rid.dev, id->dev) || !(code_same_program(&rid, id) || same_source(&rid, id)) ||
 		    !code_other_build_counts(q, r, prob))
 			continue;
 		return r;
@@ -1010,6 +1042,12 @@ const char *code_refuted_how(const struct run_record *r, const struct code_id *i
 		return NULL;
 	if (!strcmp(rid.code, id->code))
 		return "the same sources, flags and parameters as";
+	/* (before the objects' hashes: a -g build maps the same image, and
+	 * what a reader needs to know is that the build differed) */
+	if (same_source(&rid, id))
+		return strcmp(rid.flags, id->flags)
+			       ? "the same sources and parameters, built under other flags than"
+			       : "the same sources, flags and parameters, built by another compiler than";
 	if (same_neutral(&rid, id))
 		return "an echo-neutral twin of";
 	if (same_load(&rid, id))

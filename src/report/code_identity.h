@@ -107,6 +107,13 @@ struct code_id {
 				 * its host code and its .nv_fatbin device code */
 	char code[SHA256_HEX_LEN + 1];   /* sources' contents + command line + parameters */
 	char family[SHA256_HEX_LEN + 1]; /* the kernel file's content */
+	char src[SHA256_HEX_LEN + 1];    /* sources' contents (the kernel file and every header and
+					  * library the build read) + parameters: code less the command
+					  * line and the compiler, "" for a record with no source.  The
+					  * kernel file at its parameters whatever the build, as
+					  * `validated` reads a run (code_refuted_run, red team 294) */
+	char flags[SHA256_HEX_LEN + 1];  /* the command line's part of code alone (add_argv's
+					  * arguments, the compiler's version and executable left out) */
 	char job[SHA256_HEX_LEN + 1];    /* what of its job the kernel can read: the worker's knobs, a
 					  * fixed correctness.seed, the box's environment (code_identity.c
 					  * job_hash) */
@@ -400,13 +407,21 @@ enum outcome code_run_refuted(const struct run_record *r);
  * candidate, the side a claim calls faster, or a value claim's code,
  * whose author could have made the copy, so the wider match denies
  * nothing honest: two such objects behave apart only where the kernel
- * reads its own file or echo, which its author wrote.
+ * reads its own file or echo, which its author wrote.  And by the
+ * sources and parameters whatever the build (code_id.src: the kernel
+ * file and its headers by content at the same parameters, under any
+ * flags or compiler, the kernel file at its parameters as `validated`
+ * reads it; red team 294 row 3: twinbad.c P=1 SALT=1, refuted at S=32,
+ * rebuilt under a spec's `flags: [-O1]`, was `faster` supported and
+ * promoted by eval 4 of 4 each): a flag is that author's choice too.
  */
 const struct run_record *code_refuted_run(struct query *q, const struct rec_problem *prob, const struct code_id *id);
 /*
  * Why code_refuted_run's r is id's code where it is not id's exact object
- * (code_same_built): "an echo-neutral twin of", "a loaded-image copy of",
- * ... (static), for a reader's line; NULL where r ran id's object.
+ * (code_same_built): "the same sources and parameters, built under other
+ * flags than" (or by another compiler), "an echo-neutral twin of", "a
+ * loaded-image copy of", ... (static), for a reader's line; NULL where r
+ * ran id's object.
  */
 const char *code_refuted_how(const struct run_record *r, const struct code_id *id);
 /*

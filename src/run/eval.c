@@ -1669,6 +1669,7 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 			snprintf(w->cand_refuted_batch, sizeof(w->cand_refuted_batch), "%s",
 				 rf->batch_id ? rf->batch_id : rf->run_id ? rf->run_id : "?");
 			w->cand_refuted_outcome = outcome_name(code_run_refuted(rf));
+			w->cand_refuted_how = code_refuted_how(rf, &rc_row->id);
 		}
 	}
 	/* the tries that left runs and no batch record, of this candidate's
@@ -2135,9 +2136,12 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	}
 	if (cand_drift_held) {
 		char *x = w.cand_refuted_batch[0]
-				  ? xstrfmt("not promoted: the candidate's code was %s in an earlier batch or try (%s): a code the "
-					    "judge refuted once promotes nothing, however its other batches went (%s)",
-					    w.cand_refuted_outcome, w.cand_refuted_batch, d)
+				  ? xstrfmt("not promoted: the candidate's code was %s in an earlier batch or try (%s%s%s%s): a "
+					    "code the judge refuted once promotes nothing, however its other batches went (%s)",
+					    w.cand_refuted_outcome, w.cand_refuted_batch,
+					    w.cand_refuted_how ? "; the candidate is " : "",
+					    w.cand_refuted_how ? w.cand_refuted_how : "",
+					    w.cand_refuted_how ? " the refuted run's object" : "", d)
 				  : xstrfmt("not promoted: faster than the reference here, %.2fx more than in an earlier batch "
 					    "of the two codes, where it also ran that much slower itself (%s: the reference's "
 					    "median over the candidate's %.3fx there): the candidate's speed moved with its "

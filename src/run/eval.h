@@ -231,9 +231,14 @@ struct eval_pooled {
 	char ref_unseen_shape[96];
 	double ref_unseen_ratio;
 	int ref_unseen_held;
+	/* how cand_refuted_batch's refuted run is the candidate's code where
+	 * it is not its exact object (code_refuted_how: "the same sources and
+	 * parameters, built under other flags than", red team 294), or NULL
+	 * (static) */
+	const char *cand_refuted_how;
 };
 #define EVAL_POOLED_INIT                                                                                               \
-	{ 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "", 0, NAN, NAN, "", "", NULL, NAN, "", 0, "", "", NAN, 0 }
+	{ 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "", 0, NAN, NAN, "", "", NULL, NAN, "", 0, "", "", NAN, 0, NULL }
 /* The candidate's own history holds its promotion: its code refuted in an
  * earlier batch, or faster against the reference here by
  * CODE_DRIFT_MARGIN than there and itself that much slower there

@@ -1397,9 +1397,12 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 				    changed->id, changed->binary ? changed->binary : "?",
 				    conf_bin(changed == e ? &cg.c[0] : &cg.c[1]));
 		else if (cand_hist && pooled.cand_refuted_batch[0])
-			strbuf_addf(&said, "%s faster than %s, but its code was %s in an earlier batch or try (%s): a code the judge "
-					   "refuted once promotes nothing, as eval's",
-				    cc->id, ic->id, pooled.cand_refuted_outcome, pooled.cand_refuted_batch);
+			strbuf_addf(&said, "%s faster than %s, but its code was %s in an earlier batch or try (%s%s%s%s): a code "
+					   "the judge refuted once promotes nothing, as eval's",
+				    cc->id, ic->id, pooled.cand_refuted_outcome, pooled.cand_refuted_batch,
+				    pooled.cand_refuted_how ? "; it is " : "",
+				    pooled.cand_refuted_how ? pooled.cand_refuted_how : "",
+				    pooled.cand_refuted_how ? " the refuted run's object" : "");
 		else if (cand_hist)
 			strbuf_addf(&said, "%s faster than %s, %.2fx more than in an earlier batch of the two codes, where it "
 					   "also ran that much slower itself (%s): its speed moved with its history, as eval "
