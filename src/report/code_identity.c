@@ -32,6 +32,39 @@ static int cmp_param(const void *x, const void *y)
  * code) and the compiler's path are left out; the compiler's executable
  * counts by its contents' hash (code.compiler.exe).
  */
+/*
+ * The arguments of compiler's command line that change the program's
+ * text before it is compiled (-D, -U, -include, -imacros, nvcc's
+ * --define-macro, --undefine-macro, --pre-include; a value joined or
+ * the next argument), in order, to sb: part of code_id.src, which is
+ * the source as the compiler read it, whatever the optimisation flags
+ * (a kernel refuted when built with -DWRONG is not its build without
+ * it; fix of red team 294 row 3 left them out).
+ */
+static void add_macros(struct strbuf *sb, json_t *compiler)
+{
+	static const char *const with_next[] = { "-D", "-U", "-include", "-imacros", "--define-macro",
+						 "--undefine-macro", "--pre-include", NULL };
+	json_t *argv = json_object_get(compiler, "argv");
+	size_t n = json_array_size(argv);
+	for (size_t i = 1; i < n; i++) {
+		const char *a = json_string_value(json_array_get(argv, i));
+		if (!a)
+			continue;
+		int next = 0;
+		for (int k = 0; with_next[k]; k++)
+			next |= !strcmp(a, with_next[k]);
+		if (next && i + 1 < n) {
+			const char *b = json_string_value(json_array_get(argv, i + 1));
+			strbuf_addf(sb, "macro %s %s\n", a, b ? b : "");
+			i++;
+		} else if (!strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) || !strncmp(a, "--define-macro=", 15) ||
+			   !strncmp(a, "--undefine-macro=", 17) || !strncmp(a, "--pre-include=", 14)) {
+			strbuf_addf(sb, "macro %s\n", a);
+		}
+	}
+}
+
 static void add_argv(struct strbuf *sb, json_t *compiler, const char *kernel, char flags[SHA256_HEX_LEN + 1])
 {
 	size_t from = sb->len;
@@ -240,8 +273,8 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	/* the libraries: loaded, never linked into the object */
 	libs_hash(r, fam, id->libs);
 	/* the code: every source's content (sorted: names left out), the
-	 * command line and the parameters; and the sources and parameters
-	 * alone (code_id.src) */
+	 * command line and the parameters; and the sources, the macros the
+	 * command line defines and the parameters alone (code_id.src) */
 	const char **v = xcalloc(r->n_sources + 1, sizeof(*v));
 	size_t n = 0;
 	for (size_t i = 0; i < r->n_sources; i++)
@@ -256,6 +289,7 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	if (sb.len)
 		strbuf_add(&src, sb.buf, sb.len);
 	add_argv(&sb, r->compiler, r->kernel, id->flags);
+	add_macros(&src, r->compiler);
 	/* the parameters sorted by name: a row's and its run's record may
 	 * list them in another order */
 	const struct param **pv = xcalloc(n_params + 1, sizeof(*pv));
