@@ -4,10 +4,13 @@
  * is unused.  A plug-in of evident_problem.h.
  *
  * Distributions (correctness seed i uses distribution i % 3):
- *   uniform  X = t U[-1, 1), t a secret temperature per row, in [1/4, 4)
- *            about log-uniform (from C 65536 times sqrt(65536 / C)); in
- *            half the launches t = 1 and 4..16 lone elements at +-(2..4)
- *            at secret places: red team 292, softmax_fill
+ *   uniform  X = o + t U[-1, 1), t a secret temperature per row, in
+ *            [1/64, 4) about log-uniform ([1/4, 4) past C 16384, from C
+ *            65536 times sqrt(65536 / C)), o a secret offset per row, 0
+ *            in a row of 4, else +-(0.6..76) about log-uniform (less past
+ *            C 4096); in half the launches t = 1, o = 0 and 4..16 lone
+ *            elements at +-(2..4) at secret places: red teams 292 and
+ *            293, softmax_fill (CUDA mixes its rows whole: softmax_mix_fold)
  *   large    X as `uniform` at temperature 1 (U[-1, 1), the values of
  *            `peaked`'s base for the same seed) except
  *            4..16 lone elements, a third each at 90..120 (exp() overflows
@@ -48,6 +51,7 @@
 #include <stdio.h>
 
 #include "evident_problem.h"
+#include "evident_mix_fold.h"
 
 enum { KR, KC };
 
@@ -118,19 +122,72 @@ static void softmax_fill(const long long *s, int dist, uint64_t seed, float *con
 	 * secret places, found only by reading their rows; a cheap exp wrong
 	 * on [2, 4) is wrong there under `uniform`'s tight rule (the lone
 	 * element is its row's top weight)
+	 *
+	 * Red team 293: that left |x| in [13, 76) and rows narrower than 0.49
+	 * undrawn (0 of 786M elements in the band over 3000 seeds), and
+	 * gap76.c (exp(x/16)^16 by a Taylor sum, right for |x| <= 13 only,
+	 * wherever |x| < 76: wrong 12x-64x the rule on logits 25 +- 15) was
+	 * ok 12 of 12 and promoted 3 of 3, narrow.c (a quadratic exp where a
+	 * row spreads under 0.45: 5x-491x the rule at t 0.05-0.22) ok 9 of 9
+	 * (README row 2, 3).  So the temperature now reaches 1/64 (octaves
+	 * 2^-6 .. 2^1) up to C 16384: there an honest sequential fp32
+	 * denominator of near-equal terms errs at most 0.51x the rule per
+	 * element (simulated, 400 rows at t 1/64 .. 1/4), but its rounding
+	 * runs one way when the terms hardly differ, and at C 65536 it errs
+	 * 1.38x (t 0.017), at C 2^18 3.3x in rel L2 (t 1/16; test_softmax_wide
+	 * refused kernels/softmax/naive.c there), so past C 16384 the octaves
+	 * stay 2^-2 .. 2^1 (red team 292's).  And 3 rows in 4 of a non-cool
+	 * launch take a secret offset o, X = o + t U: softmax is
+	 * shift-invariant, so the reference's answer is the same function of
+	 * the row's shape, while |x| crosses
+	 * every band up to `large`'s (76 up); the spread, which is what
+	 * hurts an honest sequential denominator, is the temperature's as
+	 * before.  |o| = otop (1 + U[0, 1)) 2^-j / 2, j 0..6 (about
+	 * log-uniform over [otop / 128, otop); ldexp, exact), either sign.
+	 * otop = min(76, 85 - 0.75 ceil(log2 C)): a kernel without the row
+	 * max (exp(x) / sum exp(x)) stays right on every `uniform` row, its
+	 * denominator under C e^(o + t) <= e^(89 - 0.057 log2 C) (76 + 4 +
+	 * ln C below C 4096), at most e^88.3 (C 4096), under fp32's 3.4e38 =
+	 * e^88.72 at every C, its smallest term e^-80 a normal fp32: the
+	 * no-max kernel is wrong on `large` (90..120, offset rows +-(80..120))
+	 * and should be refused there, where its answer is inf / inf, not on
+	 * `uniform` rows where it is right.  One range for every dtype: 80 is
+	 * finite in fp16 (65504) and bf16, the runner rounds the inputs
+	 * before the reference sees them (problem_fill_rounded), so an fp16
+	 * row at o 64 (ulp 1/16) or a bf16 one (ulp 1/2) is quantised as real
+	 * logits there are, and their rules (5e-3, 2e-2) are wider than any
+	 * cheap exp's error here: a range per dtype would buy nothing.  On
+	 * CUDA a timed launch mixes two bases of different seeds; element by
+	 * element a row would hold elements at two offsets (a spread up to
+	 * ~150, wider than the 8 an honest sequential sum was kept to above,
+	 * and no narrow row left), so `uniform` rows are mixed whole
+	 * (softmax_mix_fold): each row of a timed launch is a row of one
+	 * base, offset and temperature kept.  The cool launches keep o = 0
+	 * (they must look cool)
 	 */
 	const double tmax = C > 65536 ? sqrt(65536.0 / (double)C) : 1.0;
+	int lc = 0;
+	while (lc < 62 && (1LL << lc) < C)
+		lc++;
+	const double otop = fmin(76.0, 85.0 - 0.75 * lc);
+	const int kmin = C > 16384 ? -2 : -6;
 	uint64_t stt = ((seed & ((1ULL << SM_BASE_BITS) - 1)) ^ 0x74656d70ULL) * 0xd1342543de82ef95ULL + 3; /* "temp" */
 	uint64_t sc = (seed ^ 0x636f6f6cULL) * 0xbf58476d1ce4e5b9ULL + 5; /* "cool" */
 	const int cool = dist == 0 && (ev_splitmix64(&sc) & 1);
 	for (long long r = 0; r < R; r++) {
-		double t = 1.0;
+		double t = 1.0, o = 0.0;
 		if (dist == 0 && !cool) {
-			int k = (int)(ev_splitmix64(&stt) % 4) - 2;
+			int k = (int)(ev_splitmix64(&stt) % (uint64_t)(2 - kmin)) + kmin;
 			t = tmax * ldexp(1.0 + 0.5 * (ev_uniform_pm1(&stt) + 1.0), k);
+			uint64_t w = ev_splitmix64(&stt);
+			if (w & 3) {
+				o = otop * ldexp(1.0 + 0.5 * (ev_uniform_pm1(&stt) + 1.0), -(int)((w >> 2) % 7) - 1);
+				if ((w >> 8) & 1)
+					o = -o;
+			}
 		}
 		for (long long c = 0; c < C; c++)
-			X[r * C + c] = (float)(t * ev_uniform_pm1(&st));
+			X[r * C + c] = (float)(o + t * ev_uniform_pm1(&st));
 	}
 	if (cool) {
 		int els = 4 + (int)(ev_splitmix64(&sc) % 13);
@@ -182,6 +239,27 @@ static void softmax_fill(const long long *s, int dist, uint64_t seed, float *con
 		for (long long r = 0; r < R; r++)
 			X[r * C + (long long)(ev_splitmix64(&sx) % (uint64_t)C)] += 12.0f;
 	}
+}
+
+/* evident_mix_fold.h: `uniform`'s rows mix whole on CUDA (each row of a
+ * timed launch from one base of its pair), so that a row keeps its secret
+ * offset and temperature (red team 293, softmax_fill): the fold on C at
+ * modulus 1 gives every element of row r the bit of element (r, 0).
+ * Elements mixed one by one would make a row of two offsets, a spread
+ * up to ~150 and none narrow.  The bases' values are what the fill draws,
+ * so the mixed launch is again one of `uniform`, 2^R choices of it a
+ * launch (a stale output is wrong on about half its rows); a kernel that
+ * kept both bases' outputs by row would still read and write every
+ * element of a row to give one.  `large` and `peaked` mix element by
+ * element as before (their rows are temperature 1, their stress elements
+ * independent). */
+static int softmax_mix_fold(const long long *s, int dist, int input, int *dim, long long *modulus)
+{
+	if (dist != 0 || input != 0 || s[KC] < 2)
+		return 0;
+	*dim = 1;
+	*modulus = 1;
+	return 1;
 }
 
 static void softmax_reference(const long long *s, double scalar, const float *const *in,
@@ -255,8 +333,9 @@ static const struct ev_problem_desc softmax = {
 	.n_dists = 3,
 	.dists = { "uniform", "large", "peaked" },
 	.dist_docs = {
-		"X = t U[-1, 1), t a secret per-row temperature in [1/4, 4), about log-uniform (narrower from C 65536); in half "
-		"the launches t = 1 with 4..16 lone elements at +-(2..4) at secret places",
+		"X = o + t U[-1, 1), t a secret per-row temperature in [1/64, 4), about log-uniform (from 1/4 past C 16384, "
+		"narrower from C 65536), o a secret per-row offset, 0 or +-(0.6..76) about log-uniform; in half the "
+		"launches t = 1, o = 0 with 4..16 lone elements at +-(2..4) at secret places",
 		"U[-1, 1) (uniform at temperature 1) except 4..16 lone elements at 90..120, -(80..120) or +-(4..12) and, in half the launches, 1..4 "
 		"rows offset by +-(80..120), at secret places: exp fails without the row max, a cheap exp fails",
 		"X uniform in [-1, 1) plus 12 at one column per row: nearly one-hot",
@@ -273,3 +352,4 @@ static const struct ev_problem_desc softmax = {
 };
 
 EVIDENT_DEFINE_PROBLEM(softmax)
+EVIDENT_DEFINE_MIX_FOLD(softmax_mix_fold)

@@ -118,6 +118,53 @@ static void test_cancel_mix_keeps_pairs(void **state)
 	problem_buffers_free(x, 2);
 }
 
+/* Red team 293: softmax's `uniform` rows have a secret offset and
+ * temperature each (problems/softmax.c softmax_fill); mixed element by
+ * element, a row would hold two rows' offsets, a spread of up to ~150
+ * and no narrow row.  Its fold mixes each `uniform` row whole: every
+ * mixed row is one base's row, bit for bit, about half from each; `large`
+ * and `peaked` still mix element by element. */
+static void test_softmax_rows_mix_whole(void **state)
+{
+	(void)state;
+	struct problem sm = PROBLEM_INIT;
+	struct strbuf why = STRBUF_INIT;
+	if (problem_load("softmax", cache_dir(), &sm, &why) < 0)
+		fail_msg("cannot load softmax: %s", strbuf_str(&why));
+	strbuf_release(&why);
+	const long long shape[2] = { 64, 257 }, R = 64, C = 257;
+	float **a = problem_inputs_new(&sm, shape), **b = problem_inputs_new(&sm, shape),
+	      **x = problem_inputs_new(&sm, shape);
+	uint64_t f[3];
+	assert_int_equal(problem_mix_fold(&sm, shape, 1, 0, f), 0); /* large: element by element */
+	assert_int_equal(problem_mix_fold(&sm, shape, 2, 0, f), 0); /* peaked */
+	assert_int_equal(problem_mix_fold(&sm, shape, 0, 0, f), 1);
+	assert_true(f[0] == 1 && f[1] == (uint64_t)C && f[2] == 1);
+	int whole = 0, from_b = 0, tried = 0;
+	for (uint64_t seed = 100; seed < 140 && tried < 4; seed += 2) {
+		problem_fill_rounded(&sm, shape, 0, seed, EV_F32, a);
+		problem_fill_rounded(&sm, shape, 0, seed + 1, EV_F32, b);
+		for (uint64_t k = 1; k <= 4; k++) {
+			uint64_t key = evs_mix64(seed * 16 + k);
+			for (size_t e = 0; e < (size_t)(R * C); e++)
+				x[0][e] = evs_mix_bit(key, 0, evs_mix_elem(e, f[0], f[1], f[2])) ? b[0][e] : a[0][e];
+			for (long long r = 0; r < R; r++) {
+				size_t n = (size_t)C * sizeof(float);
+				int is_a = !memcmp(x[0] + r * C, a[0] + r * C, n), is_b = !memcmp(x[0] + r * C, b[0] + r * C, n);
+				whole += is_a || is_b;
+				from_b += is_b && !is_a;
+			}
+		}
+		tried++;
+	}
+	assert_int_equal(whole, tried * 4 * R);
+	assert_true(from_b > tried * 4 * R / 4 && from_b < tried * 4 * R * 3 / 4);
+	problem_buffers_free(a, 1);
+	problem_buffers_free(b, 1);
+	problem_buffers_free(x, 1);
+	problem_release(&sm);
+}
+
 /* A timed sealed CUDA job of gemm at shape, as the parent writes it. */
 static void timed_job(struct job *job, const long long shape[3])
 {
@@ -334,6 +381,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cancel_mix_keeps_pairs),
 		cmocka_unit_test(test_fold_bounds_and_older_problems),
+		cmocka_unit_test(test_softmax_rows_mix_whole),
 		cmocka_unit_test(test_checker_fails_fp16_accumulation_on_cancel),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

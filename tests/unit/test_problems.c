@@ -386,6 +386,47 @@ static void softmax_kernel(const struct inst *s, int dtype, int no_max, float *y
 	}
 }
 
+/* Red team 293's two: GAP76 (gap76.c) exp(x - m) as taylor10(x / 16)^16
+ * exp(-m) (right for |x| <= 13 only) wherever |x| < gap and m > -30,
+ * else expf(x - m); at gap 13 its honest twin.  NARROW (narrow.c) exp(a),
+ * a = x - m, as 1 + a + a^2 / 2 in a row whose max - min is under
+ * `spread` (0.45; right to the rule only under ~0.039), else expf */
+enum sm293 { SM_GAP76, SM_NARROW };
+
+static void softmax_kernel293(const struct inst *s, int dtype, enum sm293 kind, float param, float *y)
+{
+	const long long R = s->shape[0], C = s->shape[1];
+	for (long long r = 0; r < R; r++) {
+		const float *x = s->in[0] + r * C;
+		float m = -INFINITY, lo = INFINITY, sum = 0;
+		for (long long c = 0; c < C; c++) {
+			m = fmaxf(m, x[c]);
+			lo = fminf(lo, x[c]);
+		}
+		const int cheap = kind == SM_NARROW && m - lo < param;
+		for (long long c = 0; c < C; c++) {
+			float e;
+			if (kind == SM_GAP76 && fabsf(x[c]) < param && m > -30) {
+				float p = taylor10_exp(x[c] / 16);
+				p *= p;
+				p *= p;
+				p *= p;
+				p *= p;
+				e = p * expf(-m);
+			} else if (cheap) {
+				float a = x[c] - m;
+				e = 1 + a + a * a / 2;
+			} else {
+				e = expf(x[c] - m);
+			}
+			y[r * C + c] = e;
+			sum += e;
+		}
+		for (long long c = 0; c < C; c++)
+			y[r * C + c] = rdt(y[r * C + c] / sum, dtype);
+	}
+}
+
 /* LN_SHIFTED: one pass over x - x[0] (the textbook shifted-data
  * variance); LN_SNIFF: red team 13's rt13_onepass_sniff, one pass unless
  * |x[0]| > 4, then two */
@@ -723,21 +764,114 @@ static void test_softmax_temperature(void **state)
 				assert_true(refused * 4 >= n * 3 && gated * 4 >= n);
 		}
 	/* no band of |x| the judge never draws: over 40 `uniform` launches at
-	 * 64 x 1000, every quarter-unit band of |x| in [0, 3.75) holds elements */
-	long long band[16] = { 0 };
+	 * 64 x 1000, every quarter-unit band of |x| in [0, 3.75) holds
+	 * elements, and (red team 293: its offsets) every unit band in
+	 * [4, 76), every |x| under 80 (a kernel without the row max stays
+	 * finite: softmax_fill); rows spread under 0.1 (t < 1/20) too */
+	long long band[16] = { 0 }, unit[80] = { 0 };
+	int narrow_rows = 0;
 	for (uint64_t seed = 3; seed < 3 + 40 * 0x2545f491ULL; seed += 0x2545f491ULL) {
 		struct inst s;
 		inst_make(&s, SOFTMAX, shapes[0], 0, seed, EV_F32);
-		for (long long i = 0; i < 64 * 1000; i++) {
-			float a = fabsf(s.in[0][i]);
-			assert_true(a < 4.0f);
-			band[(int)(a * 4)]++;
+		for (long long r = 0; r < 64; r++) {
+			float hi = -INFINITY, lo = INFINITY;
+			for (long long c = 0; c < 1000; c++) {
+				float v = s.in[0][r * 1000 + c], a = fabsf(v);
+				assert_true(a < 80.0f);
+				if (a < 4)
+					band[(int)(a * 4)]++;
+				unit[(int)a]++;
+				hi = fmaxf(hi, v);
+				lo = fminf(lo, v);
+			}
+			narrow_rows += hi - lo < 0.1f;
 		}
 		inst_free(&s);
 	}
 	for (int b = 0; b < 15; b++)
 		if (band[b] < 1000)
 			fail_msg("softmax uniform: |x| in [%g, %g) drawn %lld times", b / 4.0, b / 4.0 + 0.25, band[b]);
+	for (int b = 4; b < 76; b++)
+		if (unit[b] < 200)
+			fail_msg("softmax uniform: |x| in [%d, %d) drawn %lld times", b, b + 1, unit[b]);
+	printf("measured: softmax uniform 64x1000, 40 launches: %d rows spread under 0.1\n", narrow_rows);
+	assert_true(narrow_rows >= 40);
+}
+
+/* Red team 293: with no |x| in [13, 76) and no row spread under 0.49,
+ * gap76.c (exp(x/16)^16, right for |x| <= 13 only, wherever |x| < 76)
+ * and narrow.c (a quadratic exp where a row spreads under 0.45) passed
+ * every check.  Each `uniform` row now has a secret offset too and the
+ * temperature reaches 1/64 (softmax_fill): both are refused on most
+ * `uniform` seeds, their honest twins (gap 13, spread 0.039) pass every
+ * one, and so does an honest kernel at every dtype, and one without the
+ * row max (exp(x) / sum: right wherever its exps stay finite and normal,
+ * which the offsets' top keeps, softmax_fill) */
+static void test_softmax_offset(void **state)
+{
+	(void)state;
+	const long long shapes[3][2] = { { 64, 1000 }, { 37, 397 }, { 8, 4096 } };
+	struct check_result r;
+	char what[160];
+	for (int si = 0; si < 3; si++) {
+		int gap76 = 0, narrow = 0, n = 0, warm = 0;
+		for (uint64_t seed = 11; seed < 11 + 16 * 0x3c6ef372ULL; seed += 0x3c6ef372ULL, n++)
+			for (size_t di = 0; di < ARRAY_SIZE(dtypes); di++) {
+				int dt = dtypes[di];
+				struct inst s;
+				inst_make(&s, SOFTMAX, shapes[si], 0, seed, dt);
+				/* a cool launch (every |x| under 4.01: t = 1, o = 0)
+				 * has neither offsets nor narrow rows */
+				float top = 0;
+				for (size_t i = 0; i < s.out_n; i++)
+					top = fmaxf(top, fabsf(s.in[0][i]));
+				warm += dt == EV_F32 && top > 4.01f;
+				float *y = malloc(s.out_n * sizeof(float));
+				snprintf(what, sizeof(what), "softmax %lldx%lld uniform %s honest, seed %llu", shapes[si][0],
+					 shapes[si][1], dtype_name(dt), (unsigned long long)seed);
+				softmax_kernel(&s, dt, 0, y);
+				judge(&s, y, dt, &r);
+				measured(what, &r, MUST_PASS);
+				snprintf(what, sizeof(what), "softmax %lldx%lld uniform %s no row max, seed %llu",
+					 shapes[si][0], shapes[si][1], dtype_name(dt), (unsigned long long)seed);
+				softmax_kernel(&s, dt, 1, y);
+				judge(&s, y, dt, &r);
+				measured(what, &r, MUST_PASS);
+				if (dt == EV_F32) {
+					softmax_kernel293(&s, dt, SM_GAP76, 13.0f, y);
+					judge(&s, y, dt, &r);
+					snprintf(what, sizeof(what), "softmax uniform fp32 gap76 at 13, seed %llu",
+						 (unsigned long long)seed);
+					measured(what, &r, MUST_PASS);
+					softmax_kernel293(&s, dt, SM_NARROW, 0.039f, y);
+					judge(&s, y, dt, &r);
+					snprintf(what, sizeof(what), "softmax uniform fp32 narrow at 0.039, seed %llu",
+						 (unsigned long long)seed);
+					measured(what, &r, MUST_PASS);
+					softmax_kernel293(&s, dt, SM_GAP76, 76.0f, y);
+					judge(&s, y, dt, &r);
+					snprintf(what, sizeof(what), "softmax uniform fp32 gap76, seed %llu",
+						 (unsigned long long)seed);
+					measured(what, &r, EITHER);
+					gap76 += !r.pass;
+					assert_true(r.pass || top > 4.01f);
+					softmax_kernel293(&s, dt, SM_NARROW, 0.45f, y);
+					judge(&s, y, dt, &r);
+					snprintf(what, sizeof(what), "softmax uniform fp32 narrow at 0.45, seed %llu",
+						 (unsigned long long)seed);
+					measured(what, &r, EITHER);
+					narrow += !r.pass;
+				}
+				free(y);
+				inst_free(&s);
+			}
+		printf("measured: softmax %lldx%lld uniform gap76 refused %d of %d seeds (%d not cool), narrow %d\n",
+		       shapes[si][0], shapes[si][1], gap76, n, warm, narrow);
+		/* at 8 rows a launch may hold no row both offset past 13
+		 * and warm enough to show gap76's error */
+		assert_true(warm * 4 >= n && narrow * 4 >= warm * 3);
+		assert_true(shapes[si][0] < 32 ? gap76 * 3 >= warm : gap76 * 4 >= warm * 3);
+	}
 }
 
 /* softmax's fp32 rule at wide rows: the sequential fp32 denominator of
@@ -2316,6 +2450,7 @@ int main(void)
 		cmocka_unit_test(test_softmax_rule),
 		cmocka_unit_test(test_softmax_wide),
 		cmocka_unit_test(test_softmax_temperature),
+		cmocka_unit_test(test_softmax_offset),
 		cmocka_unit_test(test_layernorm_rule),
 		cmocka_unit_test(test_layernorm_offset_seeds),
 		cmocka_unit_test(test_rowsum_rule),
