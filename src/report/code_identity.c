@@ -24,48 +24,36 @@ static int cmp_param(const void *x, const void *y)
 	return strcmp((*(const struct param *const *)x)->name, (*(const struct param *const *)y)->name);
 }
 
+/* Is a, an argument of a compiler's command line, one that changes the
+ * program's text before it is compiled: 2 where its value is the next
+ * argument (-D NAME, -include FILE, nvcc's --define-macro NAME), 1 where
+ * it is joined (-DNAME=1, --pre-include=FILE), else 0. */
+static int macro_arg(const char *a)
+{
+	static const char *const with_next[] = { "-D", "-U", "-include", "-imacros", "--define-macro",
+						 "--undefine-macro", "--pre-include", NULL };
+	for (int k = 0; with_next[k]; k++)
+		if (!strcmp(a, with_next[k]))
+			return 2;
+	return !strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) || !strncmp(a, "--define-macro=", 15) ||
+	       !strncmp(a, "--undefine-macro=", 17) || !strncmp(a, "--pre-include=", 14);
+}
+
 /*
  * The compiler's arguments that decide the code, into sb, one a line:
  * linker options (-Wl,..., -Xlinker X: a build id or an rpath changes the
  * file, not the code), the output and dependency paths, the kernel file's
  * own path (its content is hashed; a copy under another name is the same
  * code) and the compiler's path are left out; the compiler's executable
- * counts by its contents' hash (code.compiler.exe).
+ * counts by its contents' hash (code.compiler.exe); the arguments' part
+ * alone is hashed into flags.  And to macros the arguments that change
+ * the program's text before it is compiled (macro_arg), in order: part
+ * of code_id.src, the source as the compiler read it whatever the
+ * optimisation flags (a kernel refuted when built with -DWRONG is not its
+ * build without it).
  */
-/*
- * The arguments of compiler's command line that change the program's
- * text before it is compiled (-D, -U, -include, -imacros, nvcc's
- * --define-macro, --undefine-macro, --pre-include; a value joined or
- * the next argument), in order, to sb: part of code_id.src, which is
- * the source as the compiler read it, whatever the optimisation flags
- * (a kernel refuted when built with -DWRONG is not its build without
- * it; fix of red team 294 row 3 left them out).
- */
-static void add_macros(struct strbuf *sb, json_t *compiler)
-{
-	static const char *const with_next[] = { "-D", "-U", "-include", "-imacros", "--define-macro",
-						 "--undefine-macro", "--pre-include", NULL };
-	json_t *argv = json_object_get(compiler, "argv");
-	size_t n = json_array_size(argv);
-	for (size_t i = 1; i < n; i++) {
-		const char *a = json_string_value(json_array_get(argv, i));
-		if (!a)
-			continue;
-		int next = 0;
-		for (int k = 0; with_next[k]; k++)
-			next |= !strcmp(a, with_next[k]);
-		if (next && i + 1 < n) {
-			const char *b = json_string_value(json_array_get(argv, i + 1));
-			strbuf_addf(sb, "macro %s %s\n", a, b ? b : "");
-			i++;
-		} else if (!strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) || !strncmp(a, "--define-macro=", 15) ||
-			   !strncmp(a, "--undefine-macro=", 17) || !strncmp(a, "--pre-include=", 14)) {
-			strbuf_addf(sb, "macro %s\n", a);
-		}
-	}
-}
-
-static void add_argv(struct strbuf *sb, json_t *compiler, const char *kernel, char flags[SHA256_HEX_LEN + 1])
+static void add_argv(struct strbuf *sb, struct strbuf *macros, json_t *compiler, const char *kernel,
+		     char flags[SHA256_HEX_LEN + 1])
 {
 	size_t from = sb->len;
 	json_t *argv = json_object_get(compiler, "argv");
@@ -74,6 +62,13 @@ static void add_argv(struct strbuf *sb, json_t *compiler, const char *kernel, ch
 		const char *a = json_string_value(json_array_get(argv, i));
 		if (!a)
 			continue;
+		int m = macro_arg(a);
+		if (m == 2 && i + 1 < n) {
+			const char *b = json_string_value(json_array_get(argv, i + 1));
+			strbuf_addf(macros, "macro %s %s\n", a, b ? b : "");
+		} else if (m == 1) {
+			strbuf_addf(macros, "macro %s\n", a);
+		}
 		if (!strncmp(a, "-Wl,", 4))
 			continue;
 		if ((!strcmp(a, "-Xlinker") || !strcmp(a, "-o") || !strcmp(a, "-MF")) && i + 1 < n) {
@@ -288,8 +283,7 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	struct strbuf src = STRBUF_INIT;
 	if (sb.len)
 		strbuf_add(&src, sb.buf, sb.len);
-	add_argv(&sb, r->compiler, r->kernel, id->flags);
-	add_macros(&src, r->compiler);
+	add_argv(&sb, &src, r->compiler, r->kernel, id->flags);
 	/* the parameters sorted by name: a row's and its run's record may
 	 * list them in another order */
 	const struct param **pv = xcalloc(n_params + 1, sizeof(*pv));
