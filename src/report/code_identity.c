@@ -19,24 +19,23 @@ static int cmp_str(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+/* A parameter to sb as "param NAME=VALUE" for code_id.src: a number by
+ * its value (%.17g: "01", "1.0" and "0x1" are 1, as the compiler reads
+ * -DP=01: red team 295 row 1b, P "01" for a refuted P 1 promoted 3 of
+ * 3), anything else as written. */
+static void param_value(struct strbuf *sb, const char *name, const char *value)
+{
+	char *end;
+	double v = value && *value ? strtod(value, &end) : NAN;
+	if (value && *value && !*end && isfinite(v))
+		strbuf_addf(sb, "param %s=%.17g\n", name, v);
+	else
+		strbuf_addf(sb, "param %s=%s\n", name, value ? value : "");
+}
+
 static int cmp_param(const void *x, const void *y)
 {
 	return strcmp((*(const struct param *const *)x)->name, (*(const struct param *const *)y)->name);
-}
-
-/* Is a, an argument of a compiler's command line, one that changes the
- * program's text before it is compiled: 2 where its value is the next
- * argument (-D NAME, -include FILE, nvcc's --define-macro NAME), 1 where
- * it is joined (-DNAME=1, --pre-include=FILE), else 0. */
-static int macro_arg(const char *a)
-{
-	static const char *const with_next[] = { "-D", "-U", "-include", "-imacros", "--define-macro",
-						 "--undefine-macro", "--pre-include", NULL };
-	for (int k = 0; with_next[k]; k++)
-		if (!strcmp(a, with_next[k]))
-			return 2;
-	return !strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) || !strncmp(a, "--define-macro=", 15) ||
-	       !strncmp(a, "--undefine-macro=", 17) || !strncmp(a, "--pre-include=", 14);
 }
 
 /*
@@ -46,14 +45,9 @@ static int macro_arg(const char *a)
  * own path (its content is hashed; a copy under another name is the same
  * code) and the compiler's path are left out; the compiler's executable
  * counts by its contents' hash (code.compiler.exe); the arguments' part
- * alone is hashed into flags.  And to macros the arguments that change
- * the program's text before it is compiled (macro_arg), in order: part
- * of code_id.src, the source as the compiler read it whatever the
- * optimisation flags (a kernel refuted when built with -DWRONG is not its
- * build without it).
+ * alone is hashed into flags.
  */
-static void add_argv(struct strbuf *sb, struct strbuf *macros, json_t *compiler, const char *kernel,
-		     char flags[SHA256_HEX_LEN + 1])
+static void add_argv(struct strbuf *sb, json_t *compiler, const char *kernel, char flags[SHA256_HEX_LEN + 1])
 {
 	size_t from = sb->len;
 	json_t *argv = json_object_get(compiler, "argv");
@@ -62,13 +56,6 @@ static void add_argv(struct strbuf *sb, struct strbuf *macros, json_t *compiler,
 		const char *a = json_string_value(json_array_get(argv, i));
 		if (!a)
 			continue;
-		int m = macro_arg(a);
-		if (m == 2 && i + 1 < n) {
-			const char *b = json_string_value(json_array_get(argv, i + 1));
-			strbuf_addf(macros, "macro %s %s\n", a, b ? b : "");
-		} else if (m == 1) {
-			strbuf_addf(macros, "macro %s\n", a);
-		}
 		if (!strncmp(a, "-Wl,", 4))
 			continue;
 		if ((!strcmp(a, "-Xlinker") || !strcmp(a, "-o") || !strcmp(a, "-MF")) && i + 1 < n) {
@@ -268,8 +255,11 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	/* the libraries: loaded, never linked into the object */
 	libs_hash(r, fam, id->libs);
 	/* the code: every source's content (sorted: names left out), the
-	 * command line and the parameters; and the sources, the macros the
-	 * command line defines and the parameters alone (code_id.src) */
+	 * command line and the parameters; and the sources and the
+	 * parameters' values alone (code_id.src: no argument of the command
+	 * line, which a kernel's author spells as he likes: red team 295's
+	 * unused -DRT295_UNUSED laundered a refuted code, faster supported 3
+	 * of 3, when src kept the macro arguments) */
 	const char **v = xcalloc(r->n_sources + 1, sizeof(*v));
 	size_t n = 0;
 	for (size_t i = 0; i < r->n_sources; i++)
@@ -283,7 +273,7 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	struct strbuf src = STRBUF_INIT;
 	if (sb.len)
 		strbuf_add(&src, sb.buf, sb.len);
-	add_argv(&sb, &src, r->compiler, r->kernel, id->flags);
+	add_argv(&sb, r->compiler, r->kernel, id->flags);
 	/* the parameters sorted by name: a row's and its run's record may
 	 * list them in another order */
 	const struct param **pv = xcalloc(n_params + 1, sizeof(*pv));
@@ -292,7 +282,7 @@ int code_identity_run(const struct run_record *r, const struct param *params, si
 	qsort(pv, n_params, sizeof(*pv), cmp_param);
 	for (size_t i = 0; i < n_params; i++) {
 		strbuf_addf(&sb, "param %s=%s\n", pv[i]->name, pv[i]->value);
-		strbuf_addf(&src, "param %s=%s\n", pv[i]->name, pv[i]->value);
+		param_value(&src, pv[i]->name, pv[i]->value);
 	}
 	free(pv);
 	sha256_hex(sb.buf ? sb.buf : "", sb.len, id->code);

@@ -108,10 +108,9 @@ struct code_id {
 	char code[SHA256_HEX_LEN + 1];   /* sources' contents + command line + parameters */
 	char family[SHA256_HEX_LEN + 1]; /* the kernel file's content */
 	char src[SHA256_HEX_LEN + 1];    /* sources' contents (the kernel file and every header and
-					  * library the build read) + the macros the command line
-					  * defines (-D, -U, -include) + parameters: code less the rest
-					  * of the command line and the compiler, "" for a record with
-					  * no source.  The
+					  * library the build read) + parameters by value: code less
+					  * the command line and the compiler, "" for a record with no
+					  * source.  The
 					  * kernel file at its parameters whatever the build, as
 					  * `validated` reads a run (code_refuted_run, red team 294) */
 	char flags[SHA256_HEX_LEN + 1];  /* the command line's part of code alone (add_argv's
