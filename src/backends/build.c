@@ -226,30 +226,6 @@ static void note_warnings(json_t *info, const char *log)
 	free(shown);
 }
 
-/* Extract the target of #include "x" on this line, or NULL. */
-static char *include_target(const char *line)
-{
-	const char *p = line;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p != '#')
-		return NULL;
-	p++;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (strncmp(p, "include", 7))
-		return NULL;
-	p += 7;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p != '"')
-		return NULL;
-	const char *end = strchr(p + 1, '"');
-	if (!end)
-		return NULL;
-	return xstrndup(p + 1, (size_t)(end - p - 1));
-}
-
 static int seen_path(json_t *sources, const char *path)
 {
 	size_t i;
@@ -319,7 +295,7 @@ static int hash_sources_rec(const char *path, const char *const *include_dirs,
 	char *save = NULL;
 	char *text = strbuf_detach(&sb, NULL);
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *inc = include_target(line);
+		char *inc = include_quoted(line);
 		if (!inc)
 			continue;
 		char *found = NULL;
@@ -665,7 +641,7 @@ static char *refusal_of(const struct build_bounds *b, const char *path, const ch
 			       path);
 	char *copy = xstrdup(text), *save = NULL, *why = NULL;
 	for (char *line = strtok_r(copy, "\n", &save); line && !why; line = strtok_r(NULL, "\n", &save)) {
-		char *inc = include_target(line);
+		char *inc = include_quoted(line);
 		if (inc && inc[0] == '/') {
 			char *abs = resolved(inc);
 			if (classify_read(b, abs) == READ_OUTSIDE)

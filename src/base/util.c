@@ -290,6 +290,29 @@ int path_exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
+char *include_quoted(const char *line)
+{
+	const char *p = line;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '#')
+		return NULL;
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "include", 7))
+		return NULL;
+	p += 7;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '"')
+		return NULL;
+	const char *end = strpbrk(p + 1, "\"\n");
+	if (!end || *end != '"')
+		return NULL;
+	return xstrndup(p + 1, (size_t)(end - p - 1));
+}
+
 int is_dir(const char *path)
 {
 	struct stat st;

@@ -102,6 +102,12 @@ int write_all(int fd, const void *data, size_t n);
 int mkdir_p(const char *path, int mode);
 /* Does path exist (any type)? */
 int path_exists(const char *path);
+
+/* The file a line's quoted #include names (`#include "x.h"`, blanks
+ * allowed around the '#'), malloc'd (the caller frees), or NULL for any
+ * other line.  One parser for the build's source hashes (build.c) and a
+ * problem's code at a commit (store/problem_code.c). */
+char *include_quoted(const char *line);
 int is_dir(const char *path);
 
 /* n bytes as base64 text (no line breaks): a new string the caller

@@ -249,6 +249,15 @@ void audit_adjust_over_tries(const struct batch_record *b, const struct pair_cmp
 int audit_same_code_both_sides(struct actx *a, const struct batch_row *ra, const struct batch_row *rb,
 			       const char *want, struct strbuf *msg);
 
+/* A faster or slower verdict want on (ra, rb) of eb whose faster side is
+ * a code the judge refuted anywhere in the store (audit_verdict.c
+ * faster_side_refuted): 1 with why in msg, else 0 (and for any other
+ * want).  Weighed before the reruns' rule by every claim that states
+ * such a verdict (compare, and value on a comparison statistic), so that
+ * its reason is the one printed. */
+int audit_verdict_refuted(struct actx *a, const struct batch_record *eb, const struct batch_row *ra, const char *va,
+			  const struct batch_row *rb, const char *vb, const char *want, struct strbuf *msg);
+
 /* The store's history against a faster or slower verdict want on (ra, rb)
  * of eb: the slower side's drift, and a stated speedup of ra over rb
  * (*stated, ulp its half unit; NULL none) held to what the store stands

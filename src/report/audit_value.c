@@ -82,7 +82,9 @@ static int implied_verdict(struct actx *a, const struct batch_record *b, const s
 	*kind = "contradicted";
 	if (audit_same_code_both_sides(a, row, brow, v, msg))
 		return 0;
-	if (!stale) {
+	if (!stale && agrees && audit_verdict_refuted(a, b, row, vn, brow, base, v, msg))
+		agrees = 0;
+	if (!stale && agrees) {
 		size_t tries = 1;
 		int tie = 0;
 		audit_across_batches(a, b, row, brow, vn, base, v, pc.sp, &agrees, &tie, &tries, msg);

@@ -106,32 +106,19 @@ static void pc_closure(struct pc_paths *p, const char *path)
 	util_quiet = saved;
 	char *dir = pc_dir(path);
 	for (const char *s = strbuf_str(&text); got && *s;) {
-		const char *nl = s + strcspn(s, "\n"), *t = s;
-		while (t < nl && (*t == ' ' || *t == '\t'))
-			t++;
-		if (t < nl && *t == '#') {
-			t++;
-			while (t < nl && (*t == ' ' || *t == '\t'))
-				t++;
-			if ((size_t)(nl - t) > 7 && !strncmp(t, "include", 7)) {
-				t += 7;
-				while (t < nl && (*t == ' ' || *t == '\t'))
-					t++;
-				const char *q = t < nl && *t == '"' ? memchr(t + 1, '"', (size_t)(nl - t - 1)) : NULL;
-				if (q) {
-					char *rel = xstrndup(t + 1, (size_t)(q - t - 1));
-					char *c = pc_join(dir, rel);
-					if (!c || !path_exists(c)) {
-						free(c);
-						c = pc_join("problems", rel);
-					}
-					if (c && path_exists(c))
-						pc_closure(p, c);
-					free(c);
-					free(rel);
-				}
+		char *rel = include_quoted(s);
+		if (rel) {
+			char *c = pc_join(dir, rel);
+			if (!c || !path_exists(c)) {
+				free(c);
+				c = pc_join("problems", rel);
 			}
+			if (c && path_exists(c))
+				pc_closure(p, c);
+			free(c);
+			free(rel);
 		}
+		const char *nl = s + strcspn(s, "\n");
 		s = *nl ? nl + 1 : nl;
 	}
 	free(dir);
