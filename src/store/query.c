@@ -1515,51 +1515,6 @@ static int files_current(const struct run_record *run, const struct rec_source *
 	return 1;
 }
 
-/*
- * A run of q newer than run, of its experiment and problem name, that
- * recorded its problem's code (problem.sources) where that code changed
- * since, or that recorded none and names a commit whose problem code is
- * not the working tree's (problem_code_same_at); NULL when none.  For a run that recorded none (before problem
- * provenance): it ran that problem or an older one (rowsum-cuda,
- * 2026-12-07: once problems/rowsum.c changed for red team 286, the runs
- * of 2026-12-01 read stale and the `validated` claims fell back to runs
- * of 2026-11-23 that recorded no problem code, read as current).
- */
-static const struct run_record *query_problem_moved_after(struct query *q, const struct run_record *run)
-{
-	const char *exp = run->experiment;
-	if (!q || !exp || !run->run_id)
-		return NULL;
-	struct strbuf why = STRBUF_INIT;
-	const struct run_record *moved = NULL;
-	for (size_t i = q->n; i-- > 0 && !moved;) {
-		const struct query_entry *e = &q->e[i];
-		if (e->a.is_batch || e->a.is_search || !e->a.experiment || strcmp(e->a.experiment, exp) ||
-		    strcmp(e->run_id, run->run_id) <= 0)
-			continue;
-		const struct run_record *x = query_run_at(q, i);
-		if (!x || !str_same(x->problem.name, run->problem.name))
-			continue;
-		if (x->problem.n_sources) {
-			if (!files_current(x, x->problem.sources, x->problem.n_sources, &why))
-				moved = x;
-		} else if (x->problem.name && x->git.commit && *x->git.commit && strcmp(x->git.commit, "unknown") &&
-			   !problem_code_same_at(x->git.commit, x->problem.name,
-						 !x->backend || strcmp(x->backend, "host"), &why)) {
-			/* a newer run without problem code whose commit's
-			 * problem is not the working tree's (or is unknown):
-			 * this one, older, ran that problem or an older one
-			 * (red team 294 row 2's rule, read one run further:
-			 * PAPER.md's sweep fell back from a stale batch of
-			 * 0b659d5f224c to an older one naming no commit) */
-			moved = x;
-		}
-		strbuf_reset(&why);
-	}
-	strbuf_release(&why);
-	return moved;
-}
-
 int query_sources_current(struct query *q, const struct run_record *run, struct strbuf *why)
 {
 	if (!run->n_sources) {
@@ -1579,7 +1534,7 @@ int query_sources_current(struct query *q, const struct run_record *run, struct 
 	 * its commit, the problem's code at that commit is what it ran:
 	 * current only when it is the working tree's, file for file; a
 	 * commit the repository lacks leaves that code unknown, which is not
-	 * current.  A run naming no commit keeps the newer-run rule.
+	 * current.
 	 */
 	if (!run->problem.n_sources && run->git.commit && *run->git.commit && strcmp(run->git.commit, "unknown")) {
 		struct strbuf w = STRBUF_INIT;
@@ -1612,11 +1567,24 @@ int query_sources_current(struct query *q, const struct run_record *run, struct 
 		strbuf_release(&w);
 		return same;
 	}
-	const struct run_record *moved = run->problem.n_sources ? NULL : query_problem_moved_after(q, run);
-	if (moved) {
-		strbuf_addf(why, "run '%s' recorded no problem code, and the newer run '%s' of its experiment ran a "
-				 "problem '%s' whose code changed since: it ran that problem or an older one",
-			    run->run_id, moved->run_id, run->problem.name ? run->problem.name : "?");
+	/*
+	 * Red team 295 row 3: a run that recorded neither its problem's code
+	 * nor a commit (a build older than problem provenance made from `git
+	 * archive`, no .git: "commit": null) ran a problem whose code nothing
+	 * names.  It was judged by its kernel alone unless a newer run of its
+	 * experiment showed the problem's code had changed since; but such a
+	 * build carries its own problems/, and today's never changes under
+	 * it: red team 294's gemm off by 2.4e-4, inside c843a0cb8's gemm.c
+	 * rule and outside today's, read `validated` supported 4 of 4 stores.
+	 * The code it ran is unknown, which is not current (a commit
+	 * recorded as "unknown" names none either).  This replaces the
+	 * newer-run rule (query_problem_moved_after, 0fabd81cb), whose every
+	 * case it covers.
+	 */
+	if (!run->problem.n_sources) {
+		strbuf_addf(why, "run '%s' recorded neither its problem's code nor a commit: the code of the problem "
+				 "'%s' it ran is unknown",
+			    run->run_id, run->problem.name ? run->problem.name : "?");
 		return 0;
 	}
 	return 1;

@@ -334,11 +334,9 @@ void query_groups_free(double **x, size_t *n, size_t k);
  * (code.git.commit) ran the problem's code at that commit: current only
  * where that code is the working tree's, file for file, and a commit the
  * repository lacks is not current (store/problem_code.h; red team 294
- * row 2).  One naming no commit is judged by its kernel alone, unless a
- * newer run of its experiment in q recorded its problem's code and that
- * code changed since: then it ran that problem or an older one, and is
- * not current either (query_problem_moved_after).  q may be NULL (no
- * such look).
+ * row 2); q (may be NULL) is where a dirty run's recorded diff is read.
+ * One that names no commit either ran a problem whose code is unknown:
+ * not current (red team 295 row 3).
  */
 int query_sources_current(struct query *q, const struct run_record *run, struct strbuf *why);
 /* Did runs a and b record the same code: every kernel and problem source,

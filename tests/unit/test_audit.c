@@ -36,6 +36,36 @@
 
 static char dir[] = "/tmp/evident-test-audit.XXXXXX";
 
+/*
+ * Red team 295 row 3: a run that records neither its problem's code nor a
+ * commit ran a problem whose code is unknown, and is current for no claim
+ * (store/query.c query_sources_current).  So a hand-built run record
+ * stands for a run since problem provenance the way a real one does: it
+ * records its problem's code (problem.sources [{path, sha256}], as
+ * run/plan.c problem_sources writes it), here PROBLEM_CODE, written by
+ * setup and never changed.  with_problem_code adds it to run record m
+ * unless m names its problem's code or a commit already (judged by those:
+ * red team 294 row 2's fixtures), or put_before_provenance is set (a
+ * record of an evident older than problem provenance).
+ */
+#define PROBLEM_CODE "problem_code.c"
+static char problem_sha[SHA256_HEX_LEN + 1];
+static int put_before_provenance;
+
+static void with_problem_code(json_t *m)
+{
+	json_t *pr = json_object_get(m, "problem"), *git = json_object_get(json_object_get(m, "code"), "git");
+	if (put_before_provenance || json_object_get(pr, "sources") ||
+	    json_string_value(json_object_get(git, "commit")))
+		return;
+	if (!pr) {
+		pr = json_object();
+		json_object_set_new(m, "problem", pr);
+	}
+	assert_true(*problem_sha);
+	json_object_set_new(pr, "sources", json_pack("[{s:s, s:s}]", "path", PROBLEM_CODE, "sha256", problem_sha));
+}
+
 /* A variant record; extra (may be NULL, stolen) is merged over it, "correctness" member by member. */
 static void put_variant_x(struct store *st, const char *id, const char *variant, const char *sha,
 			  const char *samples, const char *outcome, json_t *extra)
@@ -67,6 +97,7 @@ static void put_variant_x(struct store *st, const char *id, const char *variant,
 		}
 		json_decref(extra);
 	}
+	with_problem_code(m);
 	assert_int_equal(store_commit(st, id, m), 0);
 	json_decref(m);
 }
@@ -102,6 +133,7 @@ static void v2_base(struct run_record *r, struct rec_source *src, const char *va
 static void v2_commit(struct store *st, const char *id, const struct run_record *r)
 {
 	json_t *m = record_run_json(r);
+	with_problem_code(m);
 	assert_int_equal(store_commit(st, id, m), 0);
 	json_decref(m);
 }
@@ -717,7 +749,11 @@ static int setup(void **state)
 {
 	assert_non_null(mkdtemp(dir));
 	assert_int_equal(chdir(dir), 0);
-	FILE *f = fopen("k.c", "w");
+	FILE *f = fopen(PROBLEM_CODE, "w");
+	fputs("int problem_code;\n", f);
+	fclose(f);
+	assert_int_equal(sha256_file_hex(PROBLEM_CODE, problem_sha), 0);
+	f = fopen("k.c", "w");
 	fputs("int k;\n", f);
 	fclose(f);
 	char sha[SHA256_HEX_LEN + 1];
@@ -3855,7 +3891,9 @@ static void put_pm_run(struct store *st, const char *id, const char *exp, const 
 			      sha, "binary_sha256", bin, "compiler", "argv", "cc", "-O2", path, "version", "cc 1", "problem",
 			      pr);
 	assert_non_null(x);
+	put_before_provenance = !psha;
 	put_variant_x(st, id, var, sha, "# us\n100\n", "ok", x);
+	put_before_provenance = 0;
 	free(bin);
 }
 
@@ -3894,8 +3932,13 @@ static void put_pm_batch(struct store *st, const char *exp, const char *day, con
  * va faster) recorded none; batch 2 of pm, a day later, recorded pmp.c at
  * bytes it no longer holds.  Before, batch 2 read stale and `validated`
  * and run=latest fell back to the older records, read as current
- * (rowsum-cuda, 2026-12-07).  Controls: the same before batch 2 is in the
- * store, and pn, whose batch 2 recorded pmp.c as it is.
+ * (rowsum-cuda, 2026-12-07).  pn's batch 2 recorded pmp.c as it is.
+ * Red team 295 row 3: the old records name no commit either, so the
+ * problem they ran is unknown whether or not a newer run shows it moved
+ * (an old build exported with `git archive` carries its own problems/):
+ * stale from the start, before batch 2 is in the store (they read
+ * supported there before the change), and after; pn's faster claim is
+ * supported by its batch 2 alone.
  */
 static void test_validated_old_run_problem_moved(void **state)
 {
@@ -3929,30 +3972,32 @@ static void test_validated_old_run_problem_moved(void **state)
 			"<!-- claim: faster experiment=pm a=va b=z run=latest -->\n"
 			"<!-- claim: validated experiment=pn variant=vo -->\n"
 			"<!-- claim: faster experiment=pn a=va b=z run=latest -->\n";
-	/* control: no newer run of the problem, the old records stand */
+	/* no newer run of the problem: the old records are of an unknown
+	 * problem all the same */
 	char *f = audit(t, &c);
-	assert_non_null(strstr(f, "t.md:1: supported: validated pm/vo: 1 run(s) of the current source passed"));
-	assert_non_null(strstr(f, "t.md:2: supported: faster va vs z: "));
-	assert_non_null(strstr(f, "t.md:3: supported: validated pn/vo: 1 run(s) of the current source passed"));
-	assert_non_null(strstr(f, "t.md:4: supported: faster va vs z: "));
-	assert_int_equal(c.supported, 4);
-	assert_int_equal(c.stale, 0);
+	assert_non_null(strstr(f, "t.md:1: stale: validated pm/vo: run '20260201T000002Z-pm-vo' recorded neither its "
+				  "problem's code nor a commit: the code of the problem 'p2' it ran is unknown"));
+	assert_non_null(strstr(f, "t.md:2: stale: faster va vs z: run '20260201T000000Z-pm-z' recorded neither its "
+				  "problem's code nor a commit"));
+	assert_non_null(strstr(f, "t.md:3: stale: validated pn/vo: run '20260201T000002Z-pn-vo' recorded neither"));
+	assert_non_null(strstr(f, "t.md:4: stale: faster va vs z: run '20260201T000000Z-pn-z' recorded neither"));
+	assert_int_equal(c.supported, 0);
+	assert_int_equal(c.stale, 4);
 	free(f);
 	assert_int_equal(store_open(&st, "store", 1), 0);
 	put_pm_batch(&st, "pm", "20260202", pold); /* pmp.c changed since */
 	put_pm_batch(&st, "pn", "20260202", pnow); /* pmp.c as it is */
 	store_release(&st);
 	f = audit(t, &c);
-	assert_non_null(strstr(f, "t.md:1: stale: validated pm/vo: run '20260201T000002Z-pm-vo' recorded no problem "
-				  "code, and the newer run '20260202T000001Z-pm-va' of its experiment ran a problem 'p2' "
-				  "whose code changed since"));
+	assert_non_null(strstr(f, "t.md:1: stale: validated pm/vo: run '20260201T000002Z-pm-vo' recorded neither its "
+				  "problem's code nor a commit"));
 	assert_null(strstr(f, "t.md:1: supported"));
 	assert_non_null(strstr(f, "t.md:2: stale: faster va vs z"));
 	assert_null(strstr(f, "t.md:2: supported"));
-	assert_non_null(strstr(f, "t.md:3: supported: validated pn/vo: 1 run(s) of the current source passed"));
+	assert_non_null(strstr(f, "t.md:3: stale: validated pn/vo: run '20260201T000002Z-pn-vo' recorded neither"));
 	assert_non_null(strstr(f, "t.md:4: supported: faster va vs z: "));
-	assert_int_equal(c.supported, 2);
-	assert_int_equal(c.stale, 2);
+	assert_int_equal(c.supported, 1);
+	assert_int_equal(c.stale, 3);
 	free(f);
 }
 
@@ -3978,7 +4023,9 @@ static void put_gp_run(struct store *st, const char *exp, const char *commit, co
 				    json_pack("{s:b, s:s, s:b, s:i, s:s?}", "is_repo", 1, "commit", commit, "dirty", !!diff,
 					      "n_changed", diff ? 1 : 0, "diff_object", diff ? dhex : NULL));
 	json_object_set_new(x, "batch_id", json_string(id));
+	put_before_provenance = 1;
 	put_variant_x(st, id, "v", sha, "# us\n100\n", "ok", x);
+	put_before_provenance = 0;
 	free(path);
 	free(text);
 	free(id);
@@ -3994,10 +4041,11 @@ static void put_gp_run(struct store *st, const char *exp, const char *commit, co
  * twice today's), whose gemm off by 2.4e-4 read ok; `validated` read
  * supported.  ga names commit A (gp.h changed since: stale), gb commit B
  * (gp.c and gp.h as they are: supported), gc a commit the repository
- * lacks (stale: the code it ran is unknown), gd none (the rule for
- * records naming no commit: supported); ge and gf name commit B from a
- * dirty tree, ge's recorded diff changing gp.h (stale), gf's only its
- * kernel (supported).  Before the change: 6 supported.
+ * lacks (stale: the code it ran is unknown), gd none (red team 295 row
+ * 3: neither problem code nor a commit, an unknown problem: stale; read
+ * supported before that change); ge and gf name commit B from a dirty
+ * tree, ge's recorded diff changing gp.h (stale), gf's only its kernel
+ * (supported).  Before the change: 6 supported.
  */
 static void test_validated_old_run_problem_at_commit(void **state)
 {
@@ -4048,13 +4096,14 @@ static void test_validated_old_run_problem_at_commit(void **state)
 	assert_non_null(strstr(f, "t.md:3: stale: validated gc/v: run '20260301T000000Z-gc-v' recorded no problem "
 				  "code, and the problem 'gp' of its commit is not the working tree's: commit "
 				  "0123456789ab is not in the repository"));
-	assert_non_null(strstr(f, "t.md:4: supported: validated gd/v: 1 run(s) of the current source passed"));
+	assert_non_null(strstr(f, "t.md:4: stale: validated gd/v: run '20260301T000000Z-gd-v' recorded neither its "
+				  "problem's code nor a commit: the code of the problem 'gp' it ran is unknown"));
 	assert_non_null(strstr(f, "t.md:5: stale: validated ge/v: run '20260301T000000Z-ge-v' recorded no problem "
 				  "code, and the problem 'gp' of its commit is not the working tree's: 'problems/gp.h' "
 				  "differed from its commit in the run's tree (its recorded diff)"));
 	assert_non_null(strstr(f, "t.md:6: supported: validated gf/v: 1 run(s) of the current source passed"));
-	assert_int_equal(c.supported, 3);
-	assert_int_equal(c.stale, 3);
+	assert_int_equal(c.supported, 2);
+	assert_int_equal(c.stale, 4);
 	free(f);
 }
 
