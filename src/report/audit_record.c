@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "report/audit_internal.h"
+#include "report/code_identity.h"
 
 /* ---------- what a record says ----------
  * Every fact of a record comes from its typed struct (record.h) and the
@@ -154,7 +155,9 @@ int audit_run_checks_passed(const struct run_record *r, struct strbuf *ran, stru
 		}
 	strbuf_release(&w);
 	const char *xs = r->extra_shape_status;
-	if (xs && (!strcmp(xs, "specialised") || !strcmp(xs, "failed"))) {
+	/* (code_run_specialised: the refusal as eval and the verdicts read it,
+	 * red team 296 row 2) */
+	if (code_run_specialised(r) || (xs && !strcmp(xs, "failed"))) {
 		strbuf_addf(why, "%sextra shape: %s", failed++ ? "; " : "", xs);
 		if (r->extra_shape_reason)
 			strbuf_addf(why, " (%s)", r->extra_shape_reason);

@@ -1243,6 +1243,43 @@ static int faster_side_refuted(struct actx *a, const struct batch_record *eb, co
 	return 1;
 }
 
+/*
+ * The side a verdict says is faster (fast, named name) against the other
+ * (slow, named sname): held where fast's code refused the extra shape
+ * and slow's did not (code_specialised_held: red team 296 row 2, an
+ * rsqrtss layernorm outside the fp32 rule at small C, refusing every C
+ * but the spec's 65536, read `faster` supported 3 of 3 against naive and
+ * eval promoted it 2 of 3; only `validated` read the refusal).  1 with the
+ * reason, named as the batch's note names it, added to msg; where both
+ * refused, 0 with both refusals named (the two checked alike, at the
+ * spec's shape only).
+ */
+static int faster_side_specialised(struct actx *a, const struct batch_record *eb, const struct batch_row *fast,
+				   const char *name, const struct batch_row *slow, const char *sname, struct strbuf *msg)
+{
+	struct code_id fid, sid;
+	const struct run_record *fr, *sr;
+	if (!code_identity(a->q, fast, &fid) || !code_identity(a->q, slow, &sid))
+		return 0;
+	int held = code_specialised_held(a->q, &eb->problem, &fid, &sid, &fr, &sr);
+	if (!fr)
+		return 0;
+	if (held) {
+		strbuf_addf(msg, "; but %s, the side it says is faster, is specialised: its init refused the extra shape "
+				 "(%s; run %s), so it was checked at the spec's shape only, where %s was checked at every "
+				 "shape drawn: a speed of a code never checked at the drawn shape backs no verdict, as "
+				 "`validated` reads the refusal",
+			    name, fr->extra_shape_reason ? fr->extra_shape_reason : "no reason given",
+			    audit_id_or(fr->run_id), sname);
+		return 1;
+	}
+	strbuf_addf(msg, "; both sides are specialised (%s's init refused the extra shape: %s; %s's: %s): each was "
+			 "checked at the spec's shape only, alike",
+		    name, fr->extra_shape_reason ? fr->extra_shape_reason : "no reason given", sname,
+		    sr->extra_shape_reason ? sr->extra_shape_reason : "no reason given");
+	return 0;
+}
+
 int audit_verdict_refuted(struct actx *a, const struct batch_record *eb, const struct batch_row *ra, const char *va,
 			  const struct batch_row *rb, const char *vb, const char *want, struct strbuf *msg)
 {
@@ -1278,6 +1315,9 @@ int audit_history_holds(struct actx *a, const struct batch_record *eb, const str
 	double released = NAN;
 	const struct batch_row *fast_row = faster ? ra : rb;
 	if (audit_trust_host_blocks(a, ra, va, rb, vb, msg))
+		return 0;
+	/* the faster side checked at the spec's shape only (red team 296 row 2) */
+	if (faster_side_specialised(a, eb, fast_row, faster ? va : vb, faster ? rb : ra, faster ? vb : va, msg))
 		return 0;
 	/* a cost the time leaves out: the faster side ran a stress
 	 * distribution of the problem (checked, never timed) over 3x slower

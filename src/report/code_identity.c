@@ -1053,6 +1053,40 @@ const struct run_record *code_refuted_run(struct query *q, const struct rec_prob
 	return NULL;
 }
 
+int code_run_specialised(const struct run_record *r)
+{
+	return r && r->extra_shape_status && !strcmp(r->extra_shape_status, "specialised");
+}
+
+const struct run_record *code_specialised_run(struct query *q, const struct rec_problem *prob,
+					      const struct code_id *id)
+{
+	for (size_t i = 0; i < q->n; i++) {
+		const struct record_attrs *at = &q->e[i].a;
+		if (at->is_batch || at->is_search)
+			continue;
+		const struct run_record *r = query_run_at(q, i);
+		struct code_id rid;
+		/* the status first: refusals are few, an identity costs hashes.
+		 * Any build of the problem counts (no code_other_build_counts):
+		 * a refusal is the kernel's word, not a judge's tolerance */
+		if (!code_run_specialised(r) || !same_problem_name(&r->problem, prob) ||
+		    !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev || !id->dev ||
+		    strcmp(rid.dev, id->dev) || !(code_same_program(&rid, id) || same_source(&rid, id)))
+			continue;
+		return r;
+	}
+	return NULL;
+}
+
+int code_specialised_held(struct query *q, const struct rec_problem *prob, const struct code_id *fast,
+			  const struct code_id *slow, const struct run_record **fast_r, const struct run_record **slow_r)
+{
+	*fast_r = code_specialised_run(q, prob, fast);
+	*slow_r = *fast_r ? code_specialised_run(q, prob, slow) : NULL;
+	return *fast_r && !*slow_r;
+}
+
 const char *code_refuted_how(const struct run_record *r, const struct code_id *id)
 {
 	struct code_id rid;

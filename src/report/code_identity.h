@@ -426,6 +426,53 @@ const struct run_record *code_refuted_run(struct query *q, const struct rec_prob
  */
 const char *code_refuted_how(const struct run_record *r, const struct code_id *id);
 /*
+ * Did run r's kernel refuse the extra shape (its `init` failed at the
+ * drawn shape: job.c extra_shape_failed records "specialised")?  Then r
+ * was checked at the spec's shape only.  The one reader of the status:
+ * `validated` (audit_record.c), the batch's note (gather.c) and
+ * code_specialised_run ask it.
+ */
+int code_run_specialised(const struct run_record *r);
+/*
+ * A run anywhere in the store of code id's program (code_same_program or
+ * the same sources and parameters, as code_refuted_run matches: by the
+ * program, not the exact object) on its device, at prob's problem and
+ * dtype, at any shape, whose `init` refused the extra shape
+ * (code_run_specialised); NULL where none (the first found: q's order).
+ * Red team 296 row 2: red team 289's fix judges the extra shape at its
+ * drawn shape, and an `init` that refuses every shape but the spec's
+ * (lnshift.c RSQRT 1 MINC 65536, an rsqrtss layernorm outside the fp32
+ * rule at small C) turned each catch into a note: `ok` 9 of 9, promoted
+ * by eval 2 of 3, `faster` supported 3 of 3, while only `validated` read
+ * the status.  Eval, a search's confirmation and the audit's verdicts
+ * (faster, slower, a value claim on a comparison statistic) hold the
+ * side that is said to be faster where this finds a run: its speed rests
+ * on a code checked at the spec's shape only (code_specialised_held).
+ */
+const struct run_record *code_specialised_run(struct query *q, const struct rec_problem *prob,
+					      const struct code_id *id);
+/*
+ * The one rule eval, a search's confirmation and the audit's verdicts
+ * share (red team 296 row 2): is a verdict that fast's code is faster
+ * than slow's held for fast's refusal of the extra shape?  *fast_r is
+ * fast's refusal (code_specialised_run) and *slow_r slow's, each NULL
+ * where none.  Held (1) where fast refused and slow did not: a speed
+ * against a code checked at every shape drawn, by a code checked at the
+ * spec's shape only.  Only the faster side's refusal holds: a slower
+ * side that refused (a baseline specialised to its tiles) leaves the
+ * faster side's output no less checked.  Where both refused (0, both set)
+ * the two were checked alike, at the spec's shape only, and the verdict
+ * stands with both refusals named: PAPER.md's tile kernels (iter1's wmma
+ * and base, evo's g1c3, each refusing S=397, not a multiple of its
+ * tiles) compare so, and a search over tiled kernels would otherwise
+ * promote none.  What that leaves (README "Still out of reach"): a
+ * claim's author who also picks a baseline that refuses the same shapes
+ * (eval's reference is the session's, not the candidate's, choice);
+ * `validated` still contradicts either side.
+ */
+int code_specialised_held(struct query *q, const struct rec_problem *prob, const struct code_id *fast,
+			  const struct code_id *slow, const struct run_record **fast_r, const struct run_record **slow_r);
+/*
  * Does run r, judged under another build of the problem than prob's (the
  * same problem name and dtype, another plug-in hash), count against its
  * code as a failure?  The same plug-in object: yes.  Where r and prob's

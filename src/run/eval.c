@@ -1484,7 +1484,7 @@ static double pool_pair_drift(const struct pool_batch *e, const struct pool_row 
 
 int eval_pooled_cand_held(const struct eval_pooled *w)
 {
-	return w->cand_refuted_batch[0] || w->cand_drift >= CODE_DRIFT_MARGIN;
+	return w->cand_refuted_batch[0] || w->cand_specialised_held || w->cand_drift >= CODE_DRIFT_MARGIN;
 }
 
 /* What pool_rerun reads. */
@@ -1671,6 +1671,23 @@ int eval_pool_batches(struct query *q, struct eval_pool *pool, const char *run_i
 			w->cand_refuted_outcome = outcome_name(code_run_refuted(rf));
 			w->cand_refuted_how = code_refuted_how(rf, &rc_row->id);
 		}
+	}
+	/* the candidate's code checked at the spec's shape only: its init
+	 * refused the extra shape in a run anywhere in the store, the
+	 * reference's never (code_specialised_held, the audit's rule too;
+	 * red team 296 row 2) */
+	if (ebr) {
+		const struct run_record *fr, *sr;
+		w->cand_specialised_held = code_specialised_held(q, &ebr->problem, &rc_row->id, &rr_row->id, &fr, &sr);
+		if (fr) {
+			snprintf(w->cand_specialised_batch, sizeof(w->cand_specialised_batch), "%s",
+				 fr->batch_id ? fr->batch_id : fr->run_id ? fr->run_id : "?");
+			snprintf(w->cand_specialised_reason, sizeof(w->cand_specialised_reason), "%s",
+				 fr->extra_shape_reason ? fr->extra_shape_reason : "no reason given");
+		}
+		if (sr)
+			snprintf(w->ref_specialised_reason, sizeof(w->ref_specialised_reason), "%s",
+				 sr->extra_shape_reason ? sr->extra_shape_reason : "no reason given");
 	}
 	/* the tries that left runs and no batch record, of this candidate's
 	 * code and the reference's, whatever else they ran (an `evident run`
@@ -2142,6 +2159,11 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 					    w.cand_refuted_how ? "; the candidate is " : "",
 					    w.cand_refuted_how ? w.cand_refuted_how : "",
 					    w.cand_refuted_how ? " the refuted run's object" : "", d)
+			  : w.cand_specialised_held
+				  ? xstrfmt("not promoted: specialised: its init refused the extra shape (%s; %s), so it was "
+					    "checked at the spec's shape only, where the reference was checked at every shape "
+					    "drawn: a code never checked at the drawn shape promotes nothing (%s)",
+					    w.cand_specialised_reason, w.cand_specialised_batch, d)
 				  : xstrfmt("not promoted: faster than the reference here, %.2fx more than in an earlier batch "
 					    "of the two codes, where it also ran that much slower itself (%s: the reference's "
 					    "median over the candidate's %.3fx there): the candidate's speed moved with its "
@@ -2158,6 +2180,14 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 				  d, w.ref_median / w.ref_best_median, w.ref_best_batch, w.ref_best_median, w.ref_median,
 				  cand->stats.median_ci[0], cand->stats.median_ci[1], vs_fastest, vs_fastest_ci[0],
 				  vs_fastest_ci[1]);
+		free(d);
+		d = x;
+	}
+	if (promoted && w.cand_specialised_batch[0]) {
+		/* promoted where the reference refused too: both named */
+		char *x = xstrfmt("%s; both specialised: the candidate's init refused the extra shape (%s; %s) and the "
+				  "reference's (%s): each was checked at the spec's shape only, alike",
+				  d, w.cand_specialised_reason, w.cand_specialised_batch, w.ref_specialised_reason);
 		free(d);
 		d = x;
 	}
@@ -2210,6 +2240,13 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 			    isfinite(w.cand_drift)
 				    ? json_pack("{s:s, s:f, s:f, s:b}", "least_batch", w.cand_least_batch, "least_speedup",
 						w.cand_least_speedup, "ratio", w.cand_drift, "held", cand_drift_held)
+				    : json_null());
+	json_object_set_new(a, "candidate_specialised",
+			    w.cand_specialised_batch[0]
+				    ? json_pack("{s:s, s:s, s:o, s:b}", "batch", w.cand_specialised_batch, "reason",
+						w.cand_specialised_reason, "reference_reason",
+						w.ref_specialised_reason[0] ? json_string(w.ref_specialised_reason) : json_null(),
+						"held", cand_drift_held && w.cand_specialised_held && !w.cand_refuted_batch[0])
 				    : json_null());
 	json_object_set_new(a, "candidate_refuted",
 			    w.cand_refuted_batch[0]

@@ -236,11 +236,25 @@ struct eval_pooled {
 	 * parameters, built under other flags than", red team 294), or NULL
 	 * (static) */
 	const char *cand_refuted_how;
+	/* a batch (or run) where the candidate's code refused the extra shape
+	 * (code_specialised_held: its init failed at the drawn shape), and
+	 * the reason its init gave; "" none.  cand_specialised_held where the
+	 * reference's code never refused it: then the candidate was checked
+	 * at the spec's shape only against a reference checked at every
+	 * shape drawn, and promotes nothing (red team 296 row 2: an rsqrtss
+	 * layernorm refusing every C but the spec's, promoted 2 of 3); where
+	 * the reference refused too, ref_specialised_reason says why, and the
+	 * decision names both */
+	char cand_specialised_batch[96];
+	char cand_specialised_reason[256];
+	char ref_specialised_reason[256];
+	int cand_specialised_held;
 };
 #define EVAL_POOLED_INIT                                                                                               \
-	{ 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "", 0, NAN, NAN, "", "", NULL, NAN, "", 0, "", "", NAN, 0, NULL }
+	{ 0, 0, 0, 0, STRBUF_INIT, NAN, NAN, "", 0, 0, 1, NAN, NULL, 0, "", 0, NAN, NAN, "", "", NULL, NAN, "", 0, "", "", NAN, 0, NULL, "", "", "", 0 }
 /* The candidate's own history holds its promotion: its code refuted in an
- * earlier batch, or faster against the reference here by
+ * earlier batch, its code's init refusing the extra shape where the
+ * reference's never did (cand_specialised_held), or faster against the reference here by
  * CODE_DRIFT_MARGIN than there and itself that much slower there
  * (cand_drift).  Eval's answer and a search's confirmation both ask it. */
 int eval_pooled_cand_held(const struct eval_pooled *w);

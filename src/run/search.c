@@ -1403,6 +1403,11 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 				    pooled.cand_refuted_how ? "; it is " : "",
 				    pooled.cand_refuted_how ? pooled.cand_refuted_how : "",
 				    pooled.cand_refuted_how ? " the refuted run's object" : "");
+		else if (cand_hist && pooled.cand_specialised_held)
+			strbuf_addf(&said, "%s faster than %s, but specialised: its init refused the extra shape (%s; %s), so "
+					   "it was checked at the spec's shape only, where %s was checked at every shape drawn: "
+					   "a code never checked at the drawn shape promotes nothing, as eval's (red team 296)",
+				    cc->id, ic->id, pooled.cand_specialised_reason, pooled.cand_specialised_batch, ic->id);
 		else if (cand_hist)
 			strbuf_addf(&said, "%s faster than %s, %.2fx more than in an earlier batch of the two codes, where it "
 					   "also ran that much slower itself (%s): its speed moved with its history, as eval "
