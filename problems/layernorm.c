@@ -6,7 +6,11 @@
  *
  * Distributions (correctness seed i uses distribution i % 4); gamma is
  * uniform in [0.5, 1.5) and beta in [-0.5, 0.5) in all four:
- *   uniform  X uniform in [-1, 1)
+ *   uniform  X uniform in [-1, 1), except that in half the launches 4..16
+ *            secret rows lead with a run of 1..min(16, C / 1024) elements
+ *            at (50..100) sd from the rest of their row (red team 296: a
+ *            one pass shifted by x[0], or by the mean of a leading run,
+ *            cancels there; ln_fill_lead)
  *   offset   X as `uniform` (the same values for the same seed) except
  *            1..8 rows at places from the seed's high bits, which the
  *            base's values do not carry (red team 21's ln_rowzero: when
@@ -61,6 +65,7 @@
 #include <stdio.h>
 
 #include "evident_problem.h"
+#include "evident_mix_fold.h"
 
 enum { KR, KC };
 
@@ -111,6 +116,65 @@ static void ln_fill_spikes(const long long *s, uint64_t seed, float *X)
 	}
 }
 
+/*
+ * Lead rows (red team 296): in half the `uniform` launches (a bit from
+ * every bit of the seed), 4..16 rows at secret places begin with a run of
+ * n elements at m +- a, m and sd the statistics of the rest of the row as
+ * drawn, a = (50..100) sd, n = 1 in half the rows, else 1..min(16, C /
+ * 1024).  Red team 296's lnshift.c SHIFT 1, statistics in one pass over
+ * x - x[0], which README called honest on every distribution, cancels by
+ * ((E[x] - x[0]) / sd)^2 where x[0] is an outlier of its row (1.2x..3x
+ * the fp32 rule at C 1024, x[0] 16..550 among U[-1, 1)), and no fill put
+ * one there but `spikes`, at a secret column (~1 launch in 80 of it): it
+ * was ok 21 of 21 runs.  Simulated at R 256, C 1024 (the problem's fill,
+ * reference and rule): it fails 90% of the launches with lead rows now
+ * (142 of 158), the two-pass, naive.c's sequential two-pass and a
+ * sequential Welford kernel stay under 0.02x of their bound (their mean
+ * stays near 0, so its rounding is not amplified).  Any shift by leading
+ * elements is the same method, so the run: a shift by the mean of the
+ * first k <= n cancels as x[0]'s does (refused at C 65536 and up,
+ * simulated); with k > n it cancels by at most C / k and is honest
+ * enough, whatever the fill.  The bounds are the rule's and the honest
+ * kernels': a run of n elements d from the mean adds n d^2 / C to the
+ * variance, so |x[0] - E[x]| / sd <= sqrt(C / n), and under 50 sd a
+ * single outlier at C 1024 hardly cancels (0.74x the rule at x[0] 16,
+ * red team 296); and n a^2 is the sum of squares a sequential fp32 sum
+ * carries before the rest of the row, so n stops at 16 (with C / 1024
+ * up to 976 at C 10^6, naive.c read 2.3x its bound, simulated; at 16,
+ * 0.34x, 0.5x with no lead rows).  Half the launches, not all: the
+ * outlier's output (up to ~45) is the launch's ref_scale, which loosens
+ * atol * ref_scale ~15x in a launch with a lead row, so the other half
+ * keeps `uniform`'s tight element rule.  On CUDA a timed launch mixes
+ * `uniform`'s rows whole (ln_mix_fold), so a lead row keeps its run.
+ */
+static void ln_fill_lead(const long long *s, uint64_t seed, float *X)
+{
+	const long long R = s[KR], C = s[KC], kmax = C / 1024 > 16 ? 16 : C / 1024 > 1 ? C / 1024 : 1;
+	uint64_t sx = (seed ^ 0x6c656164ULL) * 0xbf58476d1ce4e5b9ULL + 13; /* "lead" */
+	if (C < 2 || !(ev_splitmix64(&sx) & 1))
+		return;
+	int rows = 4 + (int)(ev_splitmix64(&sx) % 13);
+	if (rows > R) /* one read of a row a draw: at R 1, C 2^26 a fill reads it once */
+		rows = (int)R;
+	for (int k = 0; k < rows; k++) {
+		float *x = X + (long long)(ev_splitmix64(&sx) % (uint64_t)R) * C;
+		long long n = ev_splitmix64(&sx) & 1 ? 1 : 1 + (long long)(ev_splitmix64(&sx) % (uint64_t)kmax);
+		/* the rest's statistics in one pass, in double: its values are
+		 * `uniform`'s (or an earlier lead's), so nothing cancels */
+		double s1 = 0, s2 = 0;
+		for (long long c = n; c < C; c++) {
+			s1 += x[c];
+			s2 += (double)x[c] * x[c];
+		}
+		const double m = s1 / (double)(C - n), v = fmax(s2 / (double)(C - n) - m * m, 0.0);
+		double a = (75.0 + 25.0 * ev_uniform_pm1(&sx)) * sqrt(v);
+		if (ev_splitmix64(&sx) & 1)
+			a = -a;
+		for (long long c = 0; c < n; c++)
+			x[c] = (float)(m + a * (1.0 + 0.01 * ev_uniform_pm1(&sx)));
+	}
+}
+
 static void ln_fill(const long long *s, int dist, uint64_t seed, float *const *in)
 {
 	const long long R = s[KR], C = s[KC];
@@ -122,8 +186,10 @@ static void ln_fill(const long long *s, int dist, uint64_t seed, float *const *i
 		beta[c] = (float)(0.5 * ev_uniform_pm1(&st));
 	for (long long i = 0; i < R * C; i++)
 		X[i] = (float)ev_uniform_pm1(&st);
-	if (dist == 0)
+	if (dist == 0) {
+		ln_fill_lead(s, seed, X);
 		return;
+	}
 	if (dist == 3) {
 		ln_fill_spikes(s, seed, X);
 		return;
@@ -147,6 +213,25 @@ static void ln_fill(const long long *s, int dist, uint64_t seed, float *const *i
 	}
 }
 
+/* evident_mix_fold.h: `uniform`'s rows mix whole on CUDA (each row of a
+ * timed launch from one base of its pair), so that a lead row keeps its
+ * run (red team 296, ln_fill_lead): the fold on C at modulus 1 gives every
+ * element of row r the bit of element (r, 0).  Mixed element by element,
+ * a run of n would keep about half its elements, each a hole of U[-1, 1)
+ * from the other base, and a shift by the mean of the first k would
+ * cancel by about a quarter as much.  Both bases are `uniform` draws, so
+ * the mixed launch is again one of `uniform`, a lead row at about half
+ * of each base's places.  The other distributions mix element by element
+ * as before (their stress rows too: an `offset` row mixed so is half
+ * U[-1, 1), a residual noted in red team 296's README, not this row's). */
+static int ln_mix_fold(const long long *s, int dist, int input, int *dim, long long *modulus)
+{
+	if (dist != 0 || input != 0 || s[KC] < 2)
+		return 0;
+	*dim = 1;
+	*modulus = 1;
+	return 1;
+}
 
 static void ln_reference(const long long *s, double eps, const float *const *in,
 			 double *const *out)
@@ -220,7 +305,9 @@ static const struct ev_problem_desc layernorm = {
 	.n_dists = 4,
 	.dists = { "uniform", "offset", "tiny", "spikes" },
 	.dist_docs = {
-		"X uniform in [-1, 1); gamma in [0.5, 1.5), beta in [-0.5, 0.5)",
+		"X uniform in [-1, 1); gamma in [0.5, 1.5), beta in [-0.5, 0.5); in half the launches 4..16 secret rows "
+		"lead with a run of 1..min(16, C/1024) elements at +-(50..100) sd of the rest of the row: a one pass "
+		"shifted by x[0] cancels",
 		"as uniform except 1..8 secret rows of mean +-(8..16), spread U[-1, 1): a one-pass fp32 variance "
 		"cancels (fails fp32); no row names the launch",
 		"as uniform except 1..8 secret rows of mean below 4e-3, spread 2e-3: the variance is below eps, so "
@@ -240,3 +327,4 @@ static const struct ev_problem_desc layernorm = {
 };
 
 EVIDENT_DEFINE_PROBLEM(layernorm)
+EVIDENT_DEFINE_MIX_FOLD(ln_mix_fold)

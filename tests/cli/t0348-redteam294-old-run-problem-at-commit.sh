@@ -14,15 +14,17 @@
 # repository, "changed since commit d26afa099b98"; from a fresh
 # repository with today's kernels and problems but none of that history,
 # "not in the repository".  Before: both supported, in both.  Control:
-# layernorm-cuda's runs of 2026-12-01 recorded their problem code, which
-# is the work tree's: supported.  About 3 s.
+# iter3's runs of 2026-11-28 recorded their problem code (attention_fwd),
+# which is the work tree's: supported.  (layernorm-cuda's runs of
+# 2026-12-01 were the control until red team 296 row 1 changed
+# problems/layernorm.c: they are stale now, as they should be.)  About 3 s.
 . "$REPO/tests/cli/lib.sh"
 cat >"$TEST_TMP/c.md" <<'M'
 gemm tile16 is validated. <!-- claim: validated experiment=gemm-cuda variant=tile16 -->
 
 softmax bt256 is slower. <!-- claim: slower experiment=softmax-cuda a=bt256 b=bt128 -->
 
-layernorm bt256 is slower. <!-- claim: slower experiment=layernorm-cuda a=bt256 b=bt128 -->
+wg4 is slower. <!-- claim: slower experiment=iter3 a=wg4 b=wg3 -->
 M
 f="$TEST_TMP/c.md" o="$TEST_TMP/out"
 # 1. from the evident repository: the commit is there, its problem code is not today's
@@ -31,17 +33,17 @@ if git -C "$REPO" cat-file -e 'd26afa099b98^{commit}' 2>/dev/null; then
 	(cd "$REPO" && expect_exit 1 "$EVIDENT" audit --store "$REPO/artifacts" "$f") || exit 1
 	expect_match $o "$f:1: stale: validated gemm-cuda/tile16: run '[^']*' recorded no problem code, and the problem 'gemm' of its commit is not the working tree's: 'problems/gemm.c' changed since commit d26afa099b98; rerun the experiment"
 	expect_match $o "$f:3: stale: slower bt256 vs bt128: run '[^']*' recorded no problem code, and the problem 'softmax' of its commit is not the working tree's: 'problems/softmax.c' changed since commit d26afa099b98; rerun the experiment"
-	expect_match $o "$f:5: supported: slower bt256 vs bt128: "
+	expect_match $o "$f:5: supported: slower wg4 vs wg3: "
 	expect_contains $o 'audit: 3 claims: 1 supported, 0 contradicted, 2 stale, 0 unsupported'
 fi
 # 2. from a repository that lacks the commit (today's kernels and problems,
 # one commit of its own, and the three specs): the problem code those
 # runs ran is unknown
 mkrepo git none
-cp "$REPO"/experiments/gemm-cuda.yaml "$REPO"/experiments/softmax-cuda.yaml "$REPO"/experiments/layernorm-cuda.yaml \
+cp "$REPO"/experiments/gemm-cuda.yaml "$REPO"/experiments/softmax-cuda.yaml "$REPO"/experiments/iter3.yaml \
 	experiments/ || fail "the specs"
 expect_exit 1 "$EVIDENT" audit --store "$REPO/artifacts" "$f"
 expect_match $o "$f:1: stale: validated gemm-cuda/tile16: run '[^']*' recorded no problem code, and the problem 'gemm' of its commit is not the working tree's: commit d26afa099b98 is not in the repository \\(.*\\), so the problem code it ran is unknown"
 expect_match $o "$f:3: stale: slower bt256 vs bt128: run '[^']*' recorded no problem code, and the problem 'softmax' of its commit is not the working tree's: commit d26afa099b98 is not in the repository"
-expect_match $o "$f:5: supported: slower bt256 vs bt128: "
+expect_match $o "$f:5: supported: slower wg4 vs wg3: "
 expect_contains $o 'audit: 3 claims: 1 supported, 0 contradicted, 2 stale, 0 unsupported'

@@ -374,6 +374,51 @@ static void test_fold_bounds_and_older_problems(void **state)
 	assert_true(evs_mix_elem(3 * 60 + 7 * 6 + 5, 6, 10, 5) == 3 * 60 + 2 * 6 + 5);
 }
 
+/* Red team 296: half of layernorm's `uniform` launches lead 4..16 secret
+ * rows with a run of 1..min(16, C / 1024) outliers (problems/layernorm.c
+ * ln_fill_lead); its fold mixes each `uniform` row whole, so a mixed lead
+ * row keeps its run (element by element, about half its run would be
+ * holes from the other base).  The other distributions, X's companions
+ * gamma and beta, mix element by element. */
+static void test_layernorm_rows_mix_whole(void **state)
+{
+	(void)state;
+	struct problem ln = PROBLEM_INIT;
+	struct strbuf why = STRBUF_INIT;
+	if (problem_load("layernorm", cache_dir(), &ln, &why) < 0)
+		fail_msg("cannot load layernorm: %s", strbuf_str(&why));
+	strbuf_release(&why);
+	const long long shape[2] = { 16, 4096 }, R = 16, C = 4096;
+	float **a = problem_inputs_new(&ln, shape), **b = problem_inputs_new(&ln, shape),
+	      **x = problem_inputs_new(&ln, shape);
+	uint64_t f[3];
+	for (int d = 1; d < 4; d++)
+		assert_int_equal(problem_mix_fold(&ln, shape, d, 0, f), 0);
+	assert_int_equal(problem_mix_fold(&ln, shape, 0, 1, f), 0); /* gamma */
+	assert_int_equal(problem_mix_fold(&ln, shape, 0, 0, f), 1);
+	assert_true(f[0] == 1 && f[1] == (uint64_t)C && f[2] == 1);
+	int whole = 0, from_b = 0;
+	for (uint64_t seed = 300; seed < 304; seed++) {
+		problem_fill_rounded(&ln, shape, 0, seed, EV_F32, a);
+		problem_fill_rounded(&ln, shape, 0, seed + 100, EV_F32, b);
+		uint64_t key = evs_mix64(seed);
+		for (size_t e = 0; e < (size_t)(R * C); e++)
+			x[0][e] = evs_mix_bit(key, 0, evs_mix_elem(e, f[0], f[1], f[2])) ? b[0][e] : a[0][e];
+		for (long long r = 0; r < R; r++) {
+			size_t n = (size_t)C * sizeof(float);
+			int is_a = !memcmp(x[0] + r * C, a[0] + r * C, n), is_b = !memcmp(x[0] + r * C, b[0] + r * C, n);
+			whole += is_a || is_b;
+			from_b += is_b && !is_a;
+		}
+	}
+	assert_int_equal(whole, 4 * R);
+	assert_true(from_b > 4 * R / 4 && from_b < 4 * R * 3 / 4);
+	problem_buffers_free(a, 3);
+	problem_buffers_free(b, 3);
+	problem_buffers_free(x, 3);
+	problem_release(&ln);
+}
+
 int main(void)
 {
 	/* problem plug-ins built as the CLI builds them: boxed, two passes */
@@ -382,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_cancel_mix_keeps_pairs),
 		cmocka_unit_test(test_fold_bounds_and_older_problems),
 		cmocka_unit_test(test_softmax_rows_mix_whole),
+		cmocka_unit_test(test_layernorm_rows_mix_whole),
 		cmocka_unit_test(test_checker_fails_fp16_accumulation_on_cancel),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

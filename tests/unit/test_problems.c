@@ -924,14 +924,17 @@ static void test_layernorm_rule(void **state)
 					 shapes[si][1], probs[LAYERNORM].desc->dists[dist], dtype_name(dt));
 				measured(what, &r, dist == 1 && dt == EV_F32 ? MUST_REJECT : EITHER);
 				/* red team 13's question (docs/redteam13-cuda.md): is a
-				 * per-row choice of one-pass a cheat?  The shifted one
-				 * pass, which reads x[0] as the sniff does, is honest on
-				 * every distribution, and the sniff's choice with it */
+				 * per-row choice of one-pass a cheat?  The sniff's choice
+				 * (two-pass where |x[0]| > 4) is honest on every
+				 * distribution.  The shifted one pass, which reads x[0]
+				 * as the sniff does, is honest where x[0] is near its
+				 * row's mean, but not where it is an outlier: `uniform`'s
+				 * lead rows (red team 296; test_layernorm_lead_rows) */
 				ln_kernel(&s, dt, LN_SHIFTED, y);
 				judge(&s, y, dt, &r);
 				snprintf(what, sizeof(what), "layernorm C%lld %s %s one pass shifted by x[0]",
 					 shapes[si][1], probs[LAYERNORM].desc->dists[dist], dtype_name(dt));
-				measured(what, &r, MUST_PASS);
+				measured(what, &r, dist == 0 ? EITHER : MUST_PASS);
 				ln_kernel(&s, dt, LN_SNIFF, y);
 				judge(&s, y, dt, &r);
 				snprintf(what, sizeof(what), "layernorm C%lld %s %s one pass unless |x[0]| > 4",
@@ -971,6 +974,79 @@ static void test_layernorm_rule(void **state)
 		measured(what, &r, MUST_REJECT);
 		free(y);
 		inst_free(&s);
+	}
+}
+
+/* The run at the head of a lead row (problems/layernorm.c ln_fill_lead):
+ * its length when x[0] lies 40 sd or more from the mean of the row past
+ * its first 16 elements (a run is at most 16 long), else 0. */
+static long long ln_lead_run(const float *x, long long C)
+{
+	if (C <= 32)
+		return 0;
+	double m = 0, v = 0;
+	for (long long c = 16; c < C; c++)
+		m += x[c];
+	m /= (double)(C - 16);
+	for (long long c = 16; c < C; c++)
+		v += (x[c] - m) * (x[c] - m);
+	const double sd = sqrt(v / (double)(C - 16));
+	long long n = 0;
+	while (n < 16 && fabs(x[n] - m) > 40 * sd)
+		n++;
+	return n;
+}
+
+/* Red team 296 row 1: a one pass shifted by x[0] (README had called it
+ * honest on every distribution) cancels by ((E[x] - x[0]) / sd)^2 where
+ * x[0] is an outlier of its row, and no fill drew one there but `spikes`,
+ * about 1 launch in 80 (lnshift.c SHIFT 1: ok 21 of 21 runs).  Half the
+ * `uniform` launches now have 4..16 lead rows, runs of 1..min(16, C /
+ * 1024) at 50..100 sd from the rest of the row: the shifted one pass is
+ * refused on most of them, the honest two-pass on none, and the runs
+ * are longer than one only where C / 1024 allows. */
+static void test_layernorm_lead_rows(void **state)
+{
+	(void)state;
+	const long long shapes[2][2] = { { 64, 768 }, { 4, 32768 } };
+	const int n = 40;
+	struct check_result r;
+	for (int si = 0; si < 2; si++) {
+		int leads = 0, shifted_refused = 0, longest = 0;
+		float *y = NULL;
+		for (int seed = 1; seed <= n; seed++) {
+			struct inst s;
+			inst_make(&s, LAYERNORM, shapes[si], 0, (uint64_t)seed * 104729, EV_F32);
+			if (!y)
+				y = malloc(s.out_n * sizeof(float));
+			const long long R = shapes[si][0], C = shapes[si][1];
+			int rows = 0;
+			for (long long row = 0; row < R; row++) {
+				long long run = ln_lead_run(s.in[0] + row * C, C);
+				rows += run > 0;
+				assert_true(run <= (C / 1024 > 1 ? C / 1024 : 1));
+				if (run > longest)
+					longest = (int)run;
+			}
+			assert_true(rows <= 16); /* 4..16 draws; two may land on one row */
+			ln_kernel(&s, EV_F32, LN_TWO_PASS, y);
+			judge(&s, y, EV_F32, &r);
+			assert_true(r.pass);
+			if (rows) {
+				leads++;
+				ln_kernel(&s, EV_F32, LN_SHIFTED, y);
+				judge(&s, y, EV_F32, &r);
+				shifted_refused += !r.pass;
+			}
+			inst_free(&s);
+		}
+		free(y);
+		printf("measured: layernorm C%lld uniform over %d seeds: %d with lead rows (longest run %d), "
+		       "one pass shifted by x[0] refused on %d of them, the two-pass on none\n",
+		       shapes[si][1], n, leads, longest, shifted_refused);
+		assert_true(leads >= n / 4 && leads <= 3 * n / 4);
+		assert_true(shifted_refused >= leads * 3 / 4);
+		assert_true(si == 0 ? longest == 1 : longest > 1);
 	}
 }
 
@@ -1907,7 +1983,9 @@ static void test_other_distributions(void **state)
 				v += (s.in[0][r * 768 + c] - m) * (s.in[0][r * 768 + c] - m) / 768.0;
 			int is = dist == 1 ? fabs(m) / sqrt(v) > 10 : v < 1e-5 && v > 1e-8;
 			stress += is;
-			if (!is)
+			/* uniform's own but where `uniform` leads a row (red
+			 * team 296, ln_fill_lead) */
+			if (!is && !ln_lead_run(u.in[0] + r * 768, 768))
 				assert_memory_equal(s.in[0] + r * 768, u.in[0] + r * 768, 768 * sizeof(float));
 		}
 		assert_true(stress >= 1 && stress <= 8);
@@ -2453,6 +2531,7 @@ int main(void)
 		cmocka_unit_test(test_softmax_offset),
 		cmocka_unit_test(test_layernorm_rule),
 		cmocka_unit_test(test_layernorm_offset_seeds),
+		cmocka_unit_test(test_layernorm_lead_rows),
 		cmocka_unit_test(test_rowsum_rule),
 	};
 	return cmocka_run_group_tests_name("problems", tests, setup, teardown);
