@@ -1056,6 +1056,31 @@ static void rowsum_fixed(const struct inst *s, int head, float *y)
 	}
 }
 
+/* Red team 293's headfix (row 4), simulated: one int64 step for the whole
+ * launch, 2^(e0 - head) from the exponent e0 of its first nonzero element
+ * (head 36: 2^27 of headroom; 50: 2^13, the control), each x truncated to
+ * a multiple of it (an x past 2^63 steps reads as INT64_MIN, as cvttsd2si
+ * gives it) and each row's sum wrapping as the kernel's int64 lanes do */
+static void rowsum_headfix(const struct inst *s, int head, float *y)
+{
+	const long long R = s->shape[0], C = s->shape[1];
+	long long i = 0;
+	while (i < R * C && s->in[0][i] == 0.0f)
+		i++;
+	const int e0 = i < R * C ? ilogbf(s->in[0][i]) : 0;
+	const double sc = ldexp(1.0, head - e0);
+	for (long long r = 0; r < R; r++) {
+		uint64_t t = 0;
+		for (long long c = 0; c < C; c++) {
+			double v = trunc((double)s->in[0][r * C + c] * sc);
+			t += fabs(v) >= 0x1p63 ? (uint64_t)INT64_MIN : (uint64_t)(long long)v;
+		}
+		long long tot;
+		memcpy(&tot, &t, sizeof(tot));
+		y[r] = (float)((double)tot / sc);
+	}
+}
+
 static void test_rowsum_rule(void **state)
 {
 	(void)state;
@@ -1073,9 +1098,10 @@ static void test_rowsum_rule(void **state)
 				int dt = dtypes[di];
 				struct inst s;
 				/* the honest kernel over 16 seeds (16 draws of the
-				 * secret scale, 2^-60 .. 2^0 in fp32 and bf16,
-				 * 2^-14 .. 2^0 in fp16): every one passes; the worst
-				 * rel_l2 is printed */
+				 * secret scales, 2^-60 .. 2^0 in fp32 and bf16,
+				 * 2^-14 .. 2^0 in fp16; since red team 293 one a row
+				 * in three launches in four, rowsum_row_exp): every
+				 * one passes; the worst rel_l2 is printed */
 				struct check_result worst = { 0 };
 				uint64_t wseed = 0;
 				for (uint64_t seed = 1; seed <= (dist == 4 ? 64u : 16u); seed++) {
@@ -1173,8 +1199,56 @@ static void test_rowsum_rule(void **state)
 		assert_true(refused >= 30);
 	}
 
+	/* red team 293, rows 4 and 4b: headfix took one int64 step for the
+	 * whole launch from its first nonzero element, with 2^27 of headroom:
+	 * exact on every seed while the fill drew one scale a launch (ok 12 of
+	 * 12 runs, promoted 3 of 3).  One scale a row (rowsum_row_exp: three
+	 * launches in four spread under a secret top block of 8 rows) wraps it
+	 * wherever the first element's row lies ~2^21 or more under a row of
+	 * the launch.  The control (2^13 of headroom) stays refused by
+	 * `spikes`.  And the spread launches do spread: rows 2^20 and more
+	 * apart in most of them, the top row at the sample's scale */
+	int spread = 0;
+	for (int dist = 0; dist < nd; dist++) {
+		if (dist == 1 || dist == 2)
+			continue; /* not scaled */
+		int refused[2] = { 0, 0 };
+		for (uint64_t seed = 1; seed <= 64; seed++) {
+			struct inst s;
+			inst_make(&s, ROWSUM, sh, dist, seed, EV_F32);
+			float *y = malloc(s.out_n * sizeof(float));
+			for (int h = 0; h < 2; h++) {
+				rowsum_headfix(&s, h ? 50 : 36, y);
+				judge(&s, y, EV_F32, &r);
+				refused[h] += !r.pass;
+			}
+			if (dist == 0) {
+				double lo = 1e30, hi = 0;
+				for (long long row = 0; row < sh[0]; row++) {
+					double m = 0;
+					for (long long c = 0; c < sh[1]; c++)
+						m = fabs(s.in[0][row * sh[1] + c]) > m ? fabs(s.in[0][row * sh[1] + c]) : m;
+					lo = m < lo ? m : lo;
+					hi = m > hi ? m : hi;
+				}
+				spread += hi / lo > 0x1p20;
+			}
+			free(y);
+			inst_free(&s);
+		}
+		printf("measured: rowsum C4096 %s headfix (launch step, 2^27 headroom) refused in %d of 64 fp32 seeds, "
+		       "2^13 headroom in %d\n",
+		       probs[ROWSUM].desc->dists[dist], refused[0], refused[1]);
+		assert_true(refused[0] >= 16);
+		if (dist == 4)
+			assert_true(refused[1] >= refused[0]);
+	}
+	printf("measured: rowsum C4096 uniform launches with rows 2^20 apart: %d of 64 fp32 seeds\n", spread);
+	assert_true(spread >= 16);
+
 	/* the ends of fp32's range: seeds whose scale is 2^-60 and 2^0 (the
-	 * draw of rowsum_scale_exp, read back from the inputs); the honest
+	 * draw of rowsum_scale_exp, the launch's top row since red team 293,
+	 * read back from the inputs); the honest
 	 * fp32 and bf16 sums pass there at both shapes, finite */
 	uint64_t ends[2] = { 0, 0 };
 	for (uint64_t seed = 1; seed < 100000 && (!ends[0] || !ends[1]); seed++) {
