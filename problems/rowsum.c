@@ -55,11 +55,29 @@
  * launch's top rows), so a row under the top is held to a looser bound,
  * never a tighter one (the test measures each distribution over seeds of
  * every scale, one-scale and spread launches both).
+ *
+ * Each row at its own magnitude (red team 293, rows 4 and 4b; the focus,
+ * evident_focus.h, rowsum_focus below): besides the rule, up to 4096 rows
+ * (every row where R <= 4096; else secret rows, half of them spread over
+ * the binades of the rows' scales, so the rows far under the launch's top
+ * are drawn as often as the top's) are judged one by one, each within
+ *     rho |S_r| + phi A_r,   S_r = sum_c X[r][c],  A_r = sum_c |X[r][c]|
+ * (float64, from the inputs as rounded), rho the rule's fp32 rtol (1e-5
+ * max(1, sqrt(C / 1024)), an honest sum's error where every partial sum
+ * grows with S_r: `positive`) plus the output's rounding (fp16 2^-9, bf16
+ * 2^-6: 4x), phi 1e-5 (fp32's atol below C 1024; fp16 and bf16 1e-4),
+ * and fp16 2^-24 more (its subnormal step): the rule's atol max |ref|
+ * with the launch's largest sum replaced by the row's own sum of |x|.  So
+ * a row 2^d under the launch's top is no longer allowed 2^d times its own
+ * error, and a kernel that writes 0 for (skips) or wraps the rows far under
+ * the top is refused where the normwise rule passed it.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "evident_fill_dtype.h"
+#include "evident_focus.h"
 #include "evident_problem.h"
 
 enum { KR, KC };
@@ -183,9 +201,11 @@ static int rowsum_scale_exp(uint64_t seed, int kmin, int kmax)
  * own.  So in a spread launch a row far under the top is judged by the
  * top rows' magnitude, not its own (a row 2^d under them is allowed about
  * 2^d times its own bound): a method wrong only on rows 2^17 or more
- * under the launch's largest (fp32's atol, 1e-5 ~ 2^-17) passes there,
+ * under the launch's largest (fp32's atol, 1e-5 ~ 2^-17) passed there,
  * as it would on a user's batch under this rule (as `spikes` loosens
- * every row's bound, the reason `padded` is a distribution of its own).
+ * every row's bound, the reason `padded` is a distribution of its own);
+ * skiprow.c, rows 2^28 under written 0, was `ok` in every run.  Since,
+ * every row is judged at its own magnitude as well (rowsum_focus).
  * That is why the top block stays at the sample's k_s and a fourth of the
  * launches keep one scale: the launch's magnitude, hence atol ref_scale,
  * is the old fill's; every row of a one-scale launch, and of the top
@@ -396,6 +416,176 @@ static void rowsum_tolerance(int dtype, const long long *s, struct ev_tolerance 
 	}
 }
 
+/*
+ * Every row judged at its own magnitude (red team 293, rows 4 and 4b,
+ * after its fix).  The rule above is normwise where it is not
+ * elementwise: atol times max |ref| over the launch, and rel L2 over it.
+ * Since rowsum_row_exp put the rows of three launches in four at their
+ * own scales, up to 2^60 (fp16 2^14) under the launch's top block, a row
+ * 2^d under the top was allowed about 2^d times its own bound: a kernel
+ * that read each row's first element and wrote 0 for the rows 2^17 or
+ * more under the launch's largest (skiprow.c) passed the spread launches
+ * and was faster (tests/fixtures/adversary/host/redteam293/README.md,
+ * "Fixed (rows 4 and 4b)").  So, for every distribution and dtype, the
+ * entries of Y judged one by one (evident_focus.h; the checker asks after
+ * the output exists, under a key the kernel never sees):
+ *
+ *   which rows   every row where R <= 4096 (EV_FOCUS_MAX); else 4096
+ *                draws from the key, with replacement: the even ones
+ *                uniform over the rows, the odd ones a binade of the rows'
+ *                scales first, uniform over the binades some row is in,
+ *                then a row of it, so the rows far under the launch's top
+ *                are judged as often as the top's however few they are.
+ *                A row's scale for this draw is the largest |x| among 16
+ *                columns spread over it (c = j C / 16: a padded row's run
+ *                of zeros is at most half of it; a CUDA mix's row holds
+ *                two scales, and either serves), O(16 R); the bound itself
+ *                reads the whole row
+ *   the value    S_r = sum_c x_rc in float64 of the inputs as rounded (the
+ *                reference's own sum)
+ *   the bound    rho |S_r| + phi A_r + a,  A_r = sum_c |x_rc|, with
+ *                  rho = t + u, t = 1e-5 max(1, sqrt(C / 1024)) the fp32
+ *                      rule's rtol, u the output's rounding at 4x (fp32
+ *                      2^-22, fp16 2^-9, bf16 2^-6)
+ *                  phi = 1e-5 (fp32), 1e-4 (fp16, bf16)
+ *                  a = 2^-24 for fp16 (its subnormal step), else 0
+ *
+ * Why this shape.  An honest row sum accumulated in fp32, in any order,
+ * errs by the roundings of its partial sums: where the terms' signs mix
+ * (`uniform`, `padded`, `spikes`, a CUDA mix) the partial sums stay
+ * O(sqrt(C)) times a term and the error is ~1e-8 A_r at any C (sequential
+ * order: 0.42 u C / sqrt(6) against A = C / 2), so phi A_r (A_r, the
+ * scale of the row's own terms, as gemm's T) holds it at any C; where
+ * every partial sum grows to S_r (`positive`: A_r = |S_r|; `cancel`'s
+ * first half) the error grows like u sqrt(C) |S_r|, which the rule's
+ * rtol already followed (t).  phi at fp16 and bf16 is 10x fp32's as
+ * gemm's focus has it (the inputs are the dtype's, the accumulation
+ * fp32's as in every honest kernel here; the rounding of the output is
+ * rho's).  No term is the launch's: a row is held to its own magnitude,
+ * wherever the top is.  A row written 0 errs |S_r|, which for a uniform
+ * row is about 1.15 A_r / sqrt(C) times a normal draw: out of its bound
+ * unless |S_r| < ~phi A_r (1 row in ~100 at C 65536 in fp32, ~1 in 10 in
+ * fp16), so a kernel that skips a few hundred rows meets a bound it
+ * misses in every spread launch.  Measured (tests/unit/test_problems.c
+ * test_rowsum_focus: fp32 sums in five orders, sequential, pairwise,
+ * Kahan, fltsum's 16 lanes and 32 lanes and a tree, each rounded once to
+ * the dtype, every distribution at R 64 C 1000, R 8 C 65536, R 256 C
+ * 4096 and R 8192 C 64, 16 seeds each; asserted under 0.5): the worst
+ * error / bound is 0.34 (fp32 sequential, `cancel` at C 65536; every
+ * other order under 0.03), fp16 0.22, bf16 0.24 (the output's rounding).
+ * skiprow simulated (rows 2^28 under the top written 0, fp32; 2^11 in
+ * fp16) at R 256 C 4096 over 64 seeds of `uniform`, `padded` and
+ * `spikes`: it skipped rows in 29, 29, 29 fp32 seeds (16, 16, 18 fp16),
+ * the rule alone refused 0, 0, 0 of them (0, 0, 7 fp16), with the focus
+ * every one; headfix refused by the rule alone in 24, 24, 28 of 64 fp32
+ * seeds, with the focus 27, 26, 31 (the rows it truncates under the
+ * top now count too).
+ *
+ * The rule's atol, rtol and rel L2 stay as they were (a spec's tolerance
+ * still changes them, never these bounds: they are the problem's, as
+ * gemm's are), so nothing that passed the rule at the launch's top and
+ * is honest fails now, and the rows under it meet their own bounds.
+ */
+#define ROWSUM_FOCUS_BINS 128
+static double rowsum_row_scale(const float *x, long long C)
+{
+	double m = 0;
+	for (int j = 0; j < 16; j++) {
+		double v = fabs((double)x[(long long)((double)C * j / 16.0)]);
+		m = v > m ? v : m;
+	}
+	return m;
+}
+
+static long long rowsum_focus(const long long *s, int dist, int dtype, uint64_t key, const float *const *in,
+			      long long max, long long *index, double *value, double *bound)
+{
+	(void)dist;
+	const long long R = s[KR], C = s[KC];
+	if (R < 1 || C < 1 || max < 1)
+		return 0;
+	const double f = sqrt((double)C / 1024.0);
+	const double t = 1e-5 * (f > 1 ? f : 1);
+	double rho, phi, a = 0;
+	if (dtype == EV_F16) {
+		rho = t + 0x1p-9;
+		phi = 1e-4;
+		a = 0x1p-24;
+	} else if (dtype == EV_BF16) {
+		rho = t + 0x1p-6;
+		phi = 1e-4;
+	} else {
+		rho = t + 0x1p-22;
+		phi = 1e-5;
+	}
+	const float *X = in[0];
+	long long n = max < EV_FOCUS_MAX ? max : EV_FOCUS_MAX;
+	const int all = R <= n;
+	if (all) {
+		n = R;
+		for (long long r = 0; r < R; r++)
+			index[r] = r;
+	} else {
+		uint64_t st = (key ^ 0x726f7773756dULL) * 0x2545f4914f6cdd1dULL + 7; /* "rowsum" */
+		/* the rows by binade of their scale under the launch's top
+		 * (counting sort): bin b holds the rows 2^b .. 2^(b+1) under
+		 * it, the last bin every row further down or all zero */
+		int *bin = malloc((size_t)R * sizeof(int));
+		long long *order = malloc((size_t)R * sizeof(long long));
+		long long cnt[ROWSUM_FOCUS_BINS + 1] = { 0 };
+		int nbins = 0, occupied[ROWSUM_FOCUS_BINS];
+		if (bin && order) {
+			double top = 0;
+			for (long long r = 0; r < R; r++) {
+				double m = rowsum_row_scale(X + r * C, C);
+				top = m > top ? m : top;
+			}
+			for (long long r = 0; r < R; r++) {
+				double m = rowsum_row_scale(X + r * C, C);
+				int b = ROWSUM_FOCUS_BINS - 1;
+				if (m > 0 && top > 0) {
+					int e = ilogb(top) - ilogb(m);
+					b = e < 0 ? 0 : e < ROWSUM_FOCUS_BINS - 1 ? e : ROWSUM_FOCUS_BINS - 1;
+				}
+				bin[r] = b;
+				cnt[b + 1]++;
+			}
+			for (int b = 0; b < ROWSUM_FOCUS_BINS; b++) {
+				if (cnt[b + 1])
+					occupied[nbins++] = b;
+				cnt[b + 1] += cnt[b]; /* cnt[b]: where bin b begins in order */
+			}
+			long long fill[ROWSUM_FOCUS_BINS];
+			for (int b = 0; b < ROWSUM_FOCUS_BINS; b++)
+				fill[b] = cnt[b];
+			for (long long r = 0; r < R; r++)
+				order[fill[bin[r]]++] = r;
+		}
+		for (long long e = 0; e < n; e++) {
+			if (e % 2 && nbins > 0) {
+				int b = occupied[ev_splitmix64(&st) % (uint64_t)nbins];
+				long long span = cnt[b + 1] - cnt[b];
+				index[e] = order[cnt[b] + (long long)(ev_splitmix64(&st) % (uint64_t)span)];
+			} else {
+				index[e] = (long long)(ev_splitmix64(&st) % (uint64_t)R);
+			}
+		}
+		free(bin);
+		free(order);
+	}
+	for (long long e = 0; e < n; e++) {
+		const float *x = X + index[e] * C;
+		double sum = 0, sa = 0;
+		for (long long c = 0; c < C; c++) {
+			sum += (double)x[c];
+			sa += fabs((double)x[c]);
+		}
+		value[e] = sum;
+		bound[e] = rho * fabs(sum) + phi * sa + a;
+	}
+	return n;
+}
+
 /* Rows: a few; C: odd, near 3/4 of the spec's (at most 3001), so a
  * reduction tile never divides it. */
 static int rowsum_extra_shape(const long long *s, long long *o)
@@ -450,3 +640,4 @@ static const struct ev_problem_desc rowsum = {
 
 EVIDENT_DEFINE_PROBLEM(rowsum)
 EVIDENT_DEFINE_FILL_DTYPE(rowsum_fill_dtype)
+EVIDENT_DEFINE_FOCUS(rowsum_focus)
