@@ -1132,6 +1132,31 @@ static void rowsum_fixed(const struct inst *s, int head, float *y)
 	}
 }
 
+/* Red team 293's headfix (row 4), simulated: one int64 step for the whole
+ * launch, 2^(e0 - head) from the exponent e0 of its first nonzero element
+ * (head 36: 2^27 of headroom; 50: 2^13, the control), each x truncated to
+ * a multiple of it (an x past 2^63 steps reads as INT64_MIN, as cvttsd2si
+ * gives it) and each row's sum wrapping as the kernel's int64 lanes do */
+static void rowsum_headfix(const struct inst *s, int head, float *y)
+{
+	const long long R = s->shape[0], C = s->shape[1];
+	long long i = 0;
+	while (i < R * C && s->in[0][i] == 0.0f)
+		i++;
+	const int e0 = i < R * C ? ilogbf(s->in[0][i]) : 0;
+	const double sc = ldexp(1.0, head - e0);
+	for (long long r = 0; r < R; r++) {
+		uint64_t t = 0;
+		for (long long c = 0; c < C; c++) {
+			double v = trunc((double)s->in[0][r * C + c] * sc);
+			t += fabs(v) >= 0x1p63 ? (uint64_t)INT64_MIN : (uint64_t)(long long)v;
+		}
+		long long tot;
+		memcpy(&tot, &t, sizeof(tot));
+		y[r] = (float)((double)tot / sc);
+	}
+}
+
 static void test_rowsum_rule(void **state)
 {
 	(void)state;
@@ -1149,9 +1174,10 @@ static void test_rowsum_rule(void **state)
 				int dt = dtypes[di];
 				struct inst s;
 				/* the honest kernel over 16 seeds (16 draws of the
-				 * secret scale, 2^-60 .. 2^0 in fp32 and bf16,
-				 * 2^-14 .. 2^0 in fp16): every one passes; the worst
-				 * rel_l2 is printed */
+				 * secret scales, 2^-60 .. 2^0 in fp32 and bf16,
+				 * 2^-14 .. 2^0 in fp16; since red team 293 one a row
+				 * in three launches in four, rowsum_row_exp): every
+				 * one passes; the worst rel_l2 is printed */
 				struct check_result worst = { 0 };
 				uint64_t wseed = 0;
 				for (uint64_t seed = 1; seed <= (dist == 4 ? 64u : 16u); seed++) {
@@ -1249,8 +1275,56 @@ static void test_rowsum_rule(void **state)
 		assert_true(refused >= 30);
 	}
 
+	/* red team 293, rows 4 and 4b: headfix took one int64 step for the
+	 * whole launch from its first nonzero element, with 2^27 of headroom:
+	 * exact on every seed while the fill drew one scale a launch (ok 12 of
+	 * 12 runs, promoted 3 of 3).  One scale a row (rowsum_row_exp: three
+	 * launches in four spread under a secret top block of 8 rows) wraps it
+	 * wherever the first element's row lies ~2^21 or more under a row of
+	 * the launch.  The control (2^13 of headroom) stays refused by
+	 * `spikes`.  And the spread launches do spread: rows 2^20 and more
+	 * apart in most of them, the top row at the sample's scale */
+	int spread = 0;
+	for (int dist = 0; dist < nd; dist++) {
+		if (dist == 1 || dist == 2)
+			continue; /* not scaled */
+		int refused[2] = { 0, 0 };
+		for (uint64_t seed = 1; seed <= 64; seed++) {
+			struct inst s;
+			inst_make(&s, ROWSUM, sh, dist, seed, EV_F32);
+			float *y = malloc(s.out_n * sizeof(float));
+			for (int h = 0; h < 2; h++) {
+				rowsum_headfix(&s, h ? 50 : 36, y);
+				judge(&s, y, EV_F32, &r);
+				refused[h] += !r.pass;
+			}
+			if (dist == 0) {
+				double lo = 1e30, hi = 0;
+				for (long long row = 0; row < sh[0]; row++) {
+					double m = 0;
+					for (long long c = 0; c < sh[1]; c++)
+						m = fabs(s.in[0][row * sh[1] + c]) > m ? fabs(s.in[0][row * sh[1] + c]) : m;
+					lo = m < lo ? m : lo;
+					hi = m > hi ? m : hi;
+				}
+				spread += hi / lo > 0x1p20;
+			}
+			free(y);
+			inst_free(&s);
+		}
+		printf("measured: rowsum C4096 %s headfix (launch step, 2^27 headroom) refused in %d of 64 fp32 seeds, "
+		       "2^13 headroom in %d\n",
+		       probs[ROWSUM].desc->dists[dist], refused[0], refused[1]);
+		assert_true(refused[0] >= 16);
+		if (dist == 4)
+			assert_true(refused[1] >= refused[0]);
+	}
+	printf("measured: rowsum C4096 uniform launches with rows 2^20 apart: %d of 64 fp32 seeds\n", spread);
+	assert_true(spread >= 16);
+
 	/* the ends of fp32's range: seeds whose scale is 2^-60 and 2^0 (the
-	 * draw of rowsum_scale_exp, read back from the inputs); the honest
+	 * draw of rowsum_scale_exp, the launch's top row since red team 293,
+	 * read back from the inputs); the honest
 	 * fp32 and bf16 sums pass there at both shapes, finite */
 	uint64_t ends[2] = { 0, 0 };
 	for (uint64_t seed = 1; seed < 100000 && (!ends[0] || !ends[1]); seed++) {
@@ -1286,6 +1360,215 @@ static void test_rowsum_rule(void **state)
 					free(y);
 					inst_free(&s);
 				}
+}
+
+/* Honest row sums other than rowsum_kernel's sequential one, in float as
+ * a CPU or GPU kernel adds: 1 pairwise (halves, recursively), 2 Kahan,
+ * 3 fltsum's 16 lanes in blocks of 1024 added into a double (red team
+ * 286's honest twin), 4 32 strided lanes then a tree (a warp's reduce);
+ * the sum in fp32, rounded once to dtype */
+static float rowsum_pairwise(const float *x, long long n)
+{
+	if (n <= 8) {
+		float a = 0;
+		for (long long i = 0; i < n; i++)
+			a += x[i];
+		return a;
+	}
+	return rowsum_pairwise(x, n / 2) + rowsum_pairwise(x + n / 2, n - n / 2);
+}
+
+static void rowsum_order(const struct inst *s, int dtype, int how, float *y)
+{
+	const long long R = s->shape[0], C = s->shape[1];
+	for (long long r = 0; r < R; r++) {
+		const float *x = s->in[0] + r * C;
+		float v = 0;
+		if (how == 1) {
+			v = rowsum_pairwise(x, C);
+		} else if (how == 2) {
+			float c = 0;
+			for (long long i = 0; i < C; i++) {
+				float t = x[i] - c, u = v + t;
+				c = (u - v) - t;
+				v = u;
+			}
+		} else if (how == 3) {
+			double tot = 0;
+			long long c = 0;
+			while (c + 16 <= C) {
+				float a[16] = { 0 };
+				long long end = c + 1024 < C ? c + 1024 : C;
+				for (; c + 16 <= end; c += 16)
+					for (int j = 0; j < 16; j++)
+						a[j] += x[c + j];
+				for (int j = 0; j < 16; j++)
+					tot += a[j];
+			}
+			for (; c < C; c++)
+				tot += x[c];
+			v = (float)tot;
+		} else {
+			float a[32] = { 0 };
+			for (long long i = 0; i < C; i++)
+				a[i % 32] += x[i];
+			for (int w = 16; w >= 1; w /= 2)
+				for (int j = 0; j < w; j++)
+					a[j] += a[j + w];
+			v = a[0];
+		}
+		y[r] = rdt(v, dtype);
+	}
+}
+
+/* Red team 293's skiprow.c, simulated: each row's scale read from 16
+ * columns spread over it (c = j C / 16), the launch's top the largest;
+ * a row whose scale is 2^skip or more under the top is written 0, the
+ * others summed in fp32 in order */
+static void rowsum_skiprow(const struct inst *s, int dtype, int skip, float *y, long long *skipped)
+{
+	const long long R = s->shape[0], C = s->shape[1];
+	float top = 0;
+	float *m = malloc((size_t)R * sizeof(float));
+	for (long long r = 0; r < R; r++) {
+		m[r] = 0;
+		for (int j = 0; j < 16; j++)
+			m[r] = fmaxf(m[r], fabsf(s->in[0][r * C + C * j / 16]));
+		top = fmaxf(top, m[r]);
+	}
+	rowsum_kernel(s, dtype, EV_F32, y);
+	*skipped = 0;
+	for (long long r = 0; r < R; r++)
+		if (m[r] < ldexpf(top, -skip)) {
+			y[r] = 0;
+			++*skipped;
+		}
+	free(m);
+}
+
+/* The rule alone (problem_check_output), as before rowsum had a focus */
+static void judge_rule_only(const struct inst *s, const float *out, int dtype, struct check_result *r)
+{
+	struct ev_tolerance tol;
+	void *raw = malloc(s->out_n * 8);
+	problem_pack(out, raw, s->out_n, dtype);
+	problem_tolerance(s->p, dtype, s->shape, &tol);
+	problem_check_output(raw, NULL, dtype, s->ref[0], NULL, s->out_n, &tol, r);
+	free(raw);
+}
+
+/*
+ * Red team 293 rows 4 and 4b, after the fix: rowsum's rows at their own
+ * scales (rowsum_row_exp) met a normwise rule, so a row 2^d under the
+ * launch's top was allowed 2^d times its own error.  rowsum_focus judges
+ * every row (R <= 4096; else 4096 drawn, half by binade) within rho |S| +
+ * phi sum |x| of its own.  Honest sums in five orders pass every
+ * distribution and dtype at C 1000, 4096, 65536 and R 8192 x C 64 over
+ * 16 seeds at under half the bound; skiprow (rows 2^28 or more under the
+ * top written 0) passed the rule alone on every seed and is refused
+ * with the focus on every seed where it skipped a row; headfix wraps
+ * rows the focus now judges at their own magnitude.
+ */
+static void test_rowsum_focus(void **state)
+{
+	(void)state;
+	const long long shapes[4][2] = { { 64, 1000 }, { 8, 65536 }, { 256, 4096 }, { 8192, 64 } };
+	const char *how[5] = { "sequential", "pairwise", "Kahan", "16 lanes", "32 lanes+tree" };
+	const int nd = probs[ROWSUM].desc->n_dists;
+	for (int si = 0; si < 4; si++)
+		for (int dist = 0; dist < nd; dist++)
+			for (size_t di = 0; di < ARRAY_SIZE(dtypes); di++) {
+				int dt = dtypes[di];
+				double worst[5] = { 0 };
+				for (uint64_t seed = 1; seed <= 16; seed++) {
+					struct inst s;
+					inst_make(&s, ROWSUM, shapes[si], dist, seed * 7 + 3, dt);
+					float *y = malloc(s.out_n * sizeof(float));
+					void *raw = malloc(s.out_n * 8);
+					for (int h = 0; h < 5; h++) {
+						if (h == 0)
+							rowsum_kernel(&s, dt, EV_F32, y);
+						else
+							rowsum_order(&s, dt, h, y);
+						problem_pack(y, raw, s.out_n, dt);
+						struct check_result r;
+						memset(&r, 0, sizeof(r));
+						r.first_mismatch = -1;
+						r.pass = 1;
+						double w;
+						long long n, out = judge_focus(&s, raw, dt, seed, &r, &w, &n);
+						assert_int_equal(n, shapes[si][0] < EV_FOCUS_MAX ? shapes[si][0] : EV_FOCUS_MAX);
+						if (out)
+							printf("rowsum focus %lldx%lld %s %s %s seed %d: %lld rows out (worst %.3g)\n",
+							       shapes[si][0], shapes[si][1], probs[ROWSUM].desc->dists[dist],
+							       dtype_name(dt), how[h], (int)seed, out, w);
+						assert_int_equal(out, 0);
+						worst[h] = w > worst[h] ? w : worst[h];
+					}
+					free(y);
+					free(raw);
+					inst_free(&s);
+				}
+				printf("measured: rowsum focus %lldx%lld %-8s %s honest worst error/bound over 16 seeds: "
+				       "seq %.3f pairwise %.3f Kahan %.3f 16 lanes %.3f 32 lanes %.3f\n",
+				       shapes[si][0], shapes[si][1], probs[ROWSUM].desc->dists[dist], dtype_name(dt),
+				       worst[0], worst[1], worst[2], worst[3], worst[4]);
+				for (int h = 0; h < 5; h++)
+					assert_true(worst[h] <= 0.5);
+			}
+
+	/* the cheats, 64 seeds of each scaled distribution at t0355's shape
+	 * (R 256 C 4096), fp32 and fp16: refused by the rule alone (as on
+	 * e3335d440) and by the rule and the focus */
+	const long long sh[2] = { 256, 4096 };
+	for (int dist = 0; dist < nd; dist++) {
+		if (dist == 1 || dist == 2)
+			continue; /* one scale a launch: nothing under the top */
+		for (int h = 0; h < 2; h++) {
+			int dt = h ? EV_F16 : EV_F32;
+			int skip = h ? 11 : 28; /* skiprow.c's SKIP; fp16's range is 2^14 */
+			int rule[2] = { 0, 0 }, both[2] = { 0, 0 }, skipping = 0;
+			for (uint64_t seed = 1; seed <= 64; seed++) {
+				struct inst s;
+				inst_make(&s, ROWSUM, sh, dist, seed, dt);
+				float *y = malloc(s.out_n * sizeof(float));
+				struct check_result r;
+				long long skipped;
+				rowsum_skiprow(&s, dt, skip, y, &skipped);
+				skipping += skipped > 0;
+				judge_rule_only(&s, y, dt, &r);
+				rule[0] += !r.pass;
+				judge(&s, y, dt, &r);
+				both[0] += !r.pass;
+				if (skipped > 0 && r.pass)
+					printf("rowsum skiprow %s %s seed %d: %lld rows skipped, passed\n",
+					       probs[ROWSUM].desc->dists[dist], dtype_name(dt), (int)seed, skipped);
+				/* every launch where it skipped a row is refused */
+				if (skipped > 0)
+					assert_false(r.pass);
+				if (!h) {
+					rowsum_headfix(&s, 36, y);
+					judge_rule_only(&s, y, dt, &r);
+					rule[1] += !r.pass;
+					judge(&s, y, dt, &r);
+					both[1] += !r.pass;
+				}
+				free(y);
+				inst_free(&s);
+			}
+			printf("measured: rowsum C4096 %s %s skiprow (rows 2^%d under the top written 0) skipped rows in "
+			       "%d of 64 seeds, refused by the rule alone in %d, with the focus in %d\n",
+			       probs[ROWSUM].desc->dists[dist], dtype_name(dt), skip, skipping, rule[0], both[0]);
+			if (!h)
+				printf("measured: rowsum C4096 %s fp32 headfix refused by the rule alone in %d of 64 seeds, "
+				       "with the focus in %d\n",
+				       probs[ROWSUM].desc->dists[dist], rule[1], both[1]);
+			assert_true(skipping >= 16);
+			assert_true(both[0] >= skipping);
+			if (!h)
+				assert_true(both[1] >= rule[1]);
+		}
+	}
 }
 
 /* ---- loading ------------------------------------------------------------- */
@@ -1369,6 +1652,9 @@ static char *scratch_repo(void)
 	free(ph);
 	ph = xstrfmt("%s/evident_fill_dtype.h", d); /* rowsum.c's (red team 291) */
 	copy_text("problems/evident_fill_dtype.h", ph);
+	free(ph);
+	ph = xstrfmt("%s/evident_focus.h", d); /* rowsum.c's (red team 293) */
+	copy_text("problems/evident_focus.h", ph);
 	free(ph);
 	free(kh);
 	free(d);
@@ -2533,6 +2819,7 @@ int main(void)
 		cmocka_unit_test(test_layernorm_offset_seeds),
 		cmocka_unit_test(test_layernorm_lead_rows),
 		cmocka_unit_test(test_rowsum_rule),
+		cmocka_unit_test(test_rowsum_focus),
 	};
 	return cmocka_run_group_tests_name("problems", tests, setup, teardown);
 }
