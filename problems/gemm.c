@@ -4,11 +4,15 @@
  * A plug-in of evident_problem.h.
  *
  * Distributions (correctness seed i uses distribution i % 3):
- *   uniform  A, B uniform in [-1, 1)
+ *   uniform  A, B uniform in [-1, 1), then each row of A and each column
+ *            of B at a secret power-of-two scale: half 1, the rest 2^-1 ..
+ *            2^-12 (rows) and 2^-1 .. 2^-6 (columns), fp16 2^-6 and 2^-3
+ *            (red team 297 row 2: gemm_fill_octaves)
  *   large    A uniform in [-100, 100), B uniform in [-b, b) with
  *            b = min(100, 120/sqrt(K)): entries as large as activations with
- *            outliers, while |C| stays ~4000 (largest ~2e4), inside fp16
- *   cancel   A, B drawn exactly as `uniform`; what makes it a
+ *            outliers, while |C| stays ~4000 (largest ~2e4), inside fp16;
+ *            rows and columns scaled as `uniform`'s (only downward)
+ *   cancel   A, B drawn exactly as `uniform`, scales included; what makes it a
  *            stress is the judge: a secret sample of entries of C is judged
  *            one by one, each against its own terms (evident_focus.h,
  *            gemm_focus below), so every entry must be summed at fp32
@@ -65,8 +69,12 @@
  *         95 .. 127 entries out; fp16 products: 24 .. 40; whole-K fp16:
  *         226 .. 866; chunks of 8 with every entry its fp16 value shows
  *         below 1/8 of its scale refined in fp32: 32 .. 57
- *   fp32  sequential fp32 r 0.07 .. 0.23, tensor-core-like 0.02 .. 0.04;
- *         TF32 inputs, fp16 chunks, refined or not: 860 .. 1011 out
+ *   fp32  sequential fp32 r 0.07 .. 0.29, tensor-core-like 0.02 .. 0.04;
+ *         TF32 inputs, fp16 chunks, refined or not: 866 .. 1011 out
+ * (with red team 297's scales, gemm_fill_octaves; before them fp32's
+ * sequential worst was 0.23 and its cheats' fewest 860 out; fp16 now: C
+ * to nearest 0.22 .. 0.23, toward zero 0.45 .. 0.47, chunks of 8 93 .. 110
+ * out, fp16 products 25 .. 37, whole K 211 .. 846, refined 34 .. 51)
  * A kernel that computes a fraction f of the entries at fp32 precision
  * and the rest in fp16 chunks passes one `cancel` launch with
  * probability about (1 - (1 - f) / 10)^1024, e^-10 at f = 90%, and each
@@ -120,6 +128,7 @@
 #include "evident_problem.h"
 #include "evident_focus.h"
 #include "evident_mix_fold.h"
+#include "evident_fill_dtype.h"
 
 enum { KM, KN, KK };
 
@@ -142,31 +151,89 @@ static double gemm_min_bytes(const long long *s, size_t elem_bytes)
 	return (M * K + K * N + M * N) * (double)elem_bytes;
 }
 
-static void gemm_fill(const long long *s, int dist, uint64_t seed, float *const *in)
+/*
+ * Each row of A and each column of B takes a secret power-of-two scale
+ * (red team 297 row 2): half of them 1, the rest 2^-k, k uniform in 1..12
+ * for rows of A (down to 2.4e-4: tokens of different norms) and 1..6 for
+ * columns of B (output channels), from a stream of its own ("scale") that
+ * every distribution draws alike, so `uniform` and `cancel` stay the same
+ * inputs seed for seed.  Until then every row and column of a launch had
+ * one scale, and a Strassen gemm (redteam297/strassen.c: 7 block products
+ * a level, an error bounded by the blocks' norms, not entry by entry) was
+ * `ok` 18 of 18 and `validated`, 257 of `cancel`'s 1024 judged entries
+ * out (up to 1,070x) once rows of A were 10^0 .. 10^-4; now one level of
+ * it leaves 73 .. 129 of them out, up to 4,700x (test_problems.c
+ * test_gemm_scaled_rows).  gemm_focus's bound is per entry (rho |C_ij| +
+ * phi T_ij), so it needs no change: a power of two scales every term of
+ * entry (i, j) by r_i c_j exactly, and an honest product (each entry
+ * summed from its own terms, in any order) errs exactly r_i c_j times
+ * what it errs unscaled, its bound scaled alike, as long as the values
+ * stay normal.  fp16's normal range stops at 2^-14, so its octaves are
+ * 1..6 and 1..3 (gemm_fill_dtype: an entry of C at 2^-9 of its unscaled size is
+ * still ~5e-3 at K 64, and only entries that cancel by chance, as
+ * before, reach fp16's subnormals, where the bound's 2^-24 holds C's
+ * rounding); 2^-6 against 1 is still far past an fp16 Strassen's block
+ * sums, rounded at 2^-11 of the larger row (test_gemm_scaled_rows).
+ * fill() draws fp16's octaves (a range every dtype holds).  `large` scales
+ * only downward (its unscaled rows and columns, about a quarter of C,
+ * keep |C| ~ 4000, inside fp16).  The scales are positive and the values
+ * mean 0, so the entry bound's fp32 rho 2^-21 stays sound (red team 297
+ * row 3, latent: on data with a mean, A, B in [0, 1), an honest in-order
+ * fp32 sum errs past it from K ~1024).  On CUDA rows of A mix whole
+ * (gemm_mix_fold), so a timed launch keeps them.
+ */
+static void gemm_fill_octaves(const long long *s, int dist, uint64_t seed, int row_oct, int col_oct,
+			      float *const *in)
 {
 	const long long M = s[KM], N = s[KN], K = s[KK];
 	float *A = in[0], *B = in[1];
 	uint64_t st = seed * 0x2545f4914f6cdd1dULL + 1;
 
-	if (dist == 0 || dist == 1) {
-		double a = dist == 1 ? 100.0 : 1.0;
-		double b = dist == 1 ? 120.0 / sqrt((double)K) : 1.0;
-		if (b > 100.0)
-			b = 100.0;
-		for (long long i = 0; i < M * K; i++)
-			A[i] = (float)(a * ev_uniform_pm1(&st));
-		for (long long i = 0; i < K * N; i++)
-			B[i] = (float)(b * ev_uniform_pm1(&st));
-		return;
-	}
 	/* cancel: drawn exactly as uniform, on the same stream (the judge is
 	 * what differs: gemm_focus).  A stream of its own let a kernel that
 	 * recovered the seed from the values tell which distribution it had
 	 * (red team 20's dist_oracle: SplitMix64 runs backwards) */
+	double a = dist == 1 ? 100.0 : 1.0;
+	double b = dist == 1 ? 120.0 / sqrt((double)K) : 1.0;
+	if (b > 100.0)
+		b = 100.0;
 	for (long long i = 0; i < M * K; i++)
-		A[i] = (float)ev_uniform_pm1(&st);
+		A[i] = (float)(a * ev_uniform_pm1(&st));
 	for (long long i = 0; i < K * N; i++)
-		B[i] = (float)ev_uniform_pm1(&st);
+		B[i] = (float)(b * ev_uniform_pm1(&st));
+	/* the scales (above): exact powers of two, applied to the floats */
+	uint64_t sc = (seed ^ 0x7363616c65ULL) * 0x9e3779b97f4a7c15ULL + 3; /* "scale" */
+	for (long long i = 0; i < M; i++) {
+		uint64_t w = ev_splitmix64(&sc);
+		if (!(w & 1))
+			continue;
+		const float r = ldexpf(1.0f, -1 - (int)((w >> 1) % (uint64_t)row_oct));
+		for (long long k = 0; k < K; k++)
+			A[i * K + k] *= r;
+	}
+	for (long long j = 0; j < N; j++) {
+		uint64_t w = ev_splitmix64(&sc);
+		if (!(w & 1))
+			continue;
+		const float c = ldexpf(1.0f, -1 - (int)((w >> 1) % (uint64_t)col_oct));
+		for (long long k = 0; k < K; k++)
+			B[k * N + j] *= c;
+	}
+}
+
+static void gemm_fill(const long long *s, int dist, uint64_t seed, float *const *in)
+{
+	gemm_fill_octaves(s, dist, seed, 6, 3, in);
+}
+
+/* evident_fill_dtype.h: fp32 and bf16 rows of A down to 2^-12, columns of
+ * B to 2^-6; fp16 fill()'s 2^-6 and 2^-3 (gemm_fill_octaves says why) */
+static void gemm_fill_dtype(const long long *s, int dist, uint64_t seed, int dtype, float *const *in)
+{
+	if (dtype == EV_F16)
+		gemm_fill_octaves(s, dist, seed, 6, 3, in);
+	else
+		gemm_fill_octaves(s, dist, seed, 12, 6, in);
 }
 
 static void gemm_reference(const long long *s, double scalar, const float *const *in,
@@ -272,17 +339,29 @@ static long long gemm_focus(const long long *s, int dist, int dtype, uint64_t ke
 	return n;
 }
 
-/* cancel's pairs (column k and k + K/2 of A, row k and k + K/2 of B) came
- * from one base set in a timed mix until red team 19, or they no longer
- * cancelled (red team 8, rt8_mix_cancel).  `cancel`'s elements are
- * independent now, so sharing a bit changes nothing in its distribution;
- * the fold stays so that the harness's folding keeps a user (test_mix_fold). */
+/* evident_mix_fold.h: on CUDA each row of A mixes whole (the fold on K at
+ * modulus 1 gives element (i, k) the bit of (i, 0)), in every
+ * distribution alike, so that a timed launch's row of A is one base's row
+ * and keeps its secret scale (red team 297 row 2, gemm_fill): mixed
+ * element by element, a row would hold two bases' scales, and the rows of
+ * a `cancel` launch would differ in scale less than the fill draws them.
+ * B mixes element by element (its columns' scales blur to two a column):
+ * with both A's rows and B's columns whole an entry of C would take one
+ * of 4 values a base pair, and a kernel that kept the four products of
+ * each pair would answer every timed launch from O(M + N) reads; with B
+ * fresh element by element nothing computed before helps.  One fold for
+ * every distribution: were `cancel`'s mix unlike `uniform`'s (rows whole
+ * against elements), a timed row of two scales would name `uniform`.
+ * Until red team 297 the fold was `cancel`'s alone, column k and k + K/2
+ * of A and row k and k + K/2 of B sharing a bit (the pairs of red team 8's
+ * `cancel`, independent since red team 19; test_mix_fold). */
 static int gemm_mix_fold(const long long *s, int dist, int input, int *dim, long long *modulus)
 {
-	if (dist != 2 || s[KK] < 2)
+	(void)dist;
+	if (input != 0 || s[KK] < 2)
 		return 0;
-	*dim = input == 0 ? 1 : 0; /* A [M,K]: K is dimension 1; B [K,N]: dimension 0 */
-	*modulus = s[KK] / 2;
+	*dim = 1; /* A [M,K]: K is dimension 1 */
+	*modulus = 1;
 	return 1;
 }
 
@@ -303,9 +382,12 @@ static const struct ev_problem_desc gemm = {
 	.n_dists = 3,
 	.dists = { "uniform", "large", "cancel" },
 	.dist_docs = {
-		"A, B uniform in [-1, 1)",
-		"A uniform in [-100, 100), B in [-b, b), b = min(100, 120/sqrt(K)): |C| ~ 4000, inside fp16",
-		"A, B as uniform; ~1024 secret entries judged each against its own terms: every entry at fp32 accumulation",
+		"A, B uniform in [-1, 1), each row of A and column of B at a secret scale: half 1, half 2^-1 .. 2^-12 "
+		"for rows, 2^-1 .. 2^-6 for columns (fp16: 2^-6, 2^-3)",
+		"A uniform in [-100, 100), B in [-b, b), b = min(100, 120/sqrt(K)), rows and columns scaled as uniform: "
+		"|C| ~ 4000, inside fp16",
+		"A, B as uniform (scales included); ~1024 secret entries judged each against its own terms: every "
+		"entry at fp32 accumulation",
 	},
 	.check = gemm_check,
 	.scalar = NULL,
@@ -321,3 +403,4 @@ static const struct ev_problem_desc gemm = {
 EVIDENT_DEFINE_PROBLEM(gemm)
 EVIDENT_DEFINE_MIX_FOLD(gemm_mix_fold)
 EVIDENT_DEFINE_FOCUS(gemm_focus)
+EVIDENT_DEFINE_FILL_DTYPE(gemm_fill_dtype)

@@ -17,6 +17,8 @@
  * its stress is the checker's focus (evident_focus.h: entries judged one
  * by one, at positions from the launch's mixing key); the fold stays and
  * is tested for what it does, the fp16 answer fails by the focus now.
+ * Since red team 297 gemm's fold is another: each row of A mixes whole in
+ * every distribution (its rows' secret scales kept, gemm_mix_fold).
  * Runs on the CPU (the checker judges with the float64 reference).
  */
 #include <stdarg.h>
@@ -74,45 +76,49 @@ static void harness_mix(const long long *shape, int dist, uint64_t key, float **
 	}
 }
 
-/* Every mix of `cancel` takes the elements of a pair (column k and
- * k + K/2 of A, row k and k + K/2 of B) from one base set. */
-static void test_cancel_mix_keeps_pairs(void **state)
+/* Red team 297 (problems/gemm.c gemm_mix_fold): every row of A mixes
+ * whole, in every distribution alike, so a timed row keeps the one secret
+ * scale the fill gave it; B mixes element by element (with A's rows and
+ * B's columns both whole an entry of C would take one of 4 values a base
+ * pair).  Until then `cancel` alone folded column k and k + K/2 of A and
+ * row k and k + K/2 of B (red team 8's pairs). */
+static void test_gemm_rows_mix_whole(void **state)
 {
 	(void)state;
-	const long long shape[3] = { 8, 12, 64 }, M = 8, N = 12, K = 64, h = 32;
+	const long long shape[3] = { 16, 12, 64 }, M = 16, N = 12, K = 64;
 	float **a = problem_inputs_new(&gemm, shape), **b = problem_inputs_new(&gemm, shape),
 	      **x = problem_inputs_new(&gemm, shape);
-	problem_fill_rounded(&gemm, shape, CANCEL, 11, EV_F16, a);
-	problem_fill_rounded(&gemm, shape, CANCEL, 12, EV_F16, b);
-	int from_b = 0, broken = 0;
-	for (uint64_t s = 1; s <= 8; s++) {
-		harness_mix(shape, CANCEL, evs_mix64(s), a, b, x);
-		for (long long i = 0; i < M; i++)
-			for (long long k = 0; k < h; k++) {
-				long long lo = i * K + k, hi = lo + h;
-				int lo_b = x[0][lo] == b[0][lo] && x[0][lo] != a[0][lo];
-				int hi_b = x[0][hi] == b[0][hi] && x[0][hi] != a[0][hi];
-				from_b += lo_b;
-				broken += lo_b != hi_b && a[0][lo] != b[0][lo] && a[0][hi] != b[0][hi];
+	for (int dist = 0; dist < 3; dist++) {
+		uint64_t f[3];
+		assert_int_equal(problem_mix_fold(&gemm, shape, dist, 0, f), 1);
+		assert_true(f[0] == 1 && f[1] == (uint64_t)K && f[2] == 1); /* A [M,K]: K at modulus 1 */
+		assert_int_equal(problem_mix_fold(&gemm, shape, dist, 1, f), 0); /* B: element by element */
+		problem_fill_rounded(&gemm, shape, dist, 11 + 2 * (uint64_t)dist, EV_F16, a);
+		problem_fill_rounded(&gemm, shape, dist, 12 + 2 * (uint64_t)dist, EV_F16, b);
+		int whole = 0, from_b = 0, cols_mixed = 0;
+		for (uint64_t s = 1; s <= 8; s++) {
+			harness_mix(shape, dist, evs_mix64(s), a, b, x);
+			for (long long i = 0; i < M; i++) {
+				size_t n = (size_t)K * sizeof(float);
+				int is_a = !memcmp(x[0] + i * K, a[0] + i * K, n), is_b = !memcmp(x[0] + i * K, b[0] + i * K, n);
+				whole += is_a || is_b;
+				from_b += is_b && !is_a;
 			}
-		for (long long k = 0; k < h; k++)
 			for (long long j = 0; j < N; j++) {
-				long long lo = k * N + j, hi = (k + h) * N + j;
-				int lo_b = x[1][lo] == b[1][lo] && x[1][lo] != a[1][lo];
-				int hi_b = x[1][hi] == b[1][hi] && x[1][hi] != a[1][hi];
-				broken += lo_b != hi_b && a[1][lo] != b[1][lo] && a[1][hi] != b[1][hi];
+				int na = 0, nb = 0;
+				for (long long k = 0; k < K; k++) {
+					na += x[1][k * N + j] == a[1][k * N + j] && a[1][k * N + j] != b[1][k * N + j];
+					nb += x[1][k * N + j] == b[1][k * N + j] && a[1][k * N + j] != b[1][k * N + j];
+				}
+				cols_mixed += na > 0 && nb > 0;
 			}
+		}
+		if (whole != 8 * M)
+			print_error("%d of %lld mixed rows of A came from two base sets\n", (int)(8 * M) - whole, 8 * M);
+		assert_int_equal(whole, 8 * M);
+		assert_true(from_b > 8 * M / 4 && from_b < 8 * M * 3 / 4); /* still a mix: about half from b */
+		assert_true(cols_mixed > 8 * N * 3 / 4);
 	}
-	if (broken)
-		print_error("%d pairs of the mixed cancel inputs came from two base sets\n", broken);
-	assert_int_equal(broken, 0);
-	assert_true(from_b > 8 * M * h / 4); /* still a mix: about half from b */
-	uint64_t f[3];
-	assert_int_equal(problem_mix_fold(&gemm, shape, CANCEL, 0, f), 1);
-	assert_true(f[0] == 1 && f[1] == (uint64_t)K && f[2] == (uint64_t)h); /* A [M,K]: K folded */
-	assert_int_equal(problem_mix_fold(&gemm, shape, CANCEL, 1, f), 1);
-	assert_true(f[0] == (uint64_t)N && f[1] == (uint64_t)K && f[2] == (uint64_t)h); /* B [K,N] */
-	assert_int_equal(problem_mix_fold(&gemm, shape, 0, 0, f), 0); /* uniform: no fold */
 	problem_buffers_free(a, 2);
 	problem_buffers_free(b, 2);
 	problem_buffers_free(x, 2);
@@ -424,7 +430,7 @@ int main(void)
 	/* problem plug-ins built as the CLI builds them: boxed, two passes */
 	problem_build_setup(&prov_view_ops, 0);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cancel_mix_keeps_pairs),
+		cmocka_unit_test(test_gemm_rows_mix_whole),
 		cmocka_unit_test(test_fold_bounds_and_older_problems),
 		cmocka_unit_test(test_softmax_rows_mix_whole),
 		cmocka_unit_test(test_layernorm_rows_mix_whole),

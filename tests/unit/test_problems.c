@@ -668,6 +668,160 @@ static void test_gemm_focus(void **state)
 		}
 }
 
+/* One level of Strassen's algorithm (red team 297 row 2,
+ * redteam297/strassen.c): the seven products of block sums, each by the
+ * plain i-k-j product in fp32; M, N, K even.  At dtype fp16 the block
+ * sums are rounded to fp16 (a tensor core's inputs), products and C's
+ * sums in fp32, C rounded to dtype.  C [M, N] out. */
+static void plain_f32(long long M, long long N, long long K, const float *A, long long lda, const float *B,
+		      long long ldb, float *C, long long ldc)
+{
+	for (long long i = 0; i < M; i++) {
+		for (long long j = 0; j < N; j++)
+			C[i * ldc + j] = 0;
+		for (long long k = 0; k < K; k++)
+			for (long long j = 0; j < N; j++)
+				C[i * ldc + j] += A[i * lda + k] * B[k * ldb + j];
+	}
+}
+
+static void strassen1_f32(long long M, long long N, long long K, const float *A, const float *B, int dtype, float *C)
+{
+	const long long m = M / 2, n = N / 2, h = K / 2;
+	float *x = malloc((size_t)(m * h) * sizeof(float)), *y = malloc((size_t)(h * n) * sizeof(float));
+	float *P[7];
+	for (int q = 0; q < 7; q++)
+		P[q] = malloc((size_t)(m * n) * sizeof(float));
+	/* block (r, c) of A: A + r m K + c h; of B: B + r h N + c n */
+#define SA(r, c) (A + (r) * m * K + (c) * h)
+#define SB(r, c) (B + (r) * h * N + (c) * n)
+	/* x = sa X + sb Y (blocks of A), y likewise of B */
+#define ADDA(X, sx, Y, sy)                                                     \
+	for (long long i = 0; i < m; i++)                                       \
+		for (long long k = 0; k < h; k++)                               \
+			x[i * h + k] = rdt((sx) * (X)[i * K + k] + (sy) * (Y)[i * K + k], dtype)
+#define ADDB(X, sx, Y, sy)                                                     \
+	for (long long k = 0; k < h; k++)                                       \
+		for (long long j = 0; j < n; j++)                               \
+			y[k * n + j] = rdt((sx) * (X)[k * N + j] + (sy) * (Y)[k * N + j], dtype)
+	ADDA(SA(0, 0), 1.0f, SA(1, 1), 1.0f);
+	ADDB(SB(0, 0), 1.0f, SB(1, 1), 1.0f);
+	plain_f32(m, n, h, x, h, y, n, P[0], n); /* M1 = (A11 + A22)(B11 + B22) */
+	ADDA(SA(1, 0), 1.0f, SA(1, 1), 1.0f);
+	plain_f32(m, n, h, x, h, SB(0, 0), N, P[1], n); /* M2 = (A21 + A22) B11 */
+	ADDB(SB(0, 1), 1.0f, SB(1, 1), -1.0f);
+	plain_f32(m, n, h, SA(0, 0), K, y, n, P[2], n); /* M3 = A11 (B12 - B22) */
+	ADDB(SB(1, 0), 1.0f, SB(0, 0), -1.0f);
+	plain_f32(m, n, h, SA(1, 1), K, y, n, P[3], n); /* M4 = A22 (B21 - B11) */
+	ADDA(SA(0, 0), 1.0f, SA(0, 1), 1.0f);
+	plain_f32(m, n, h, x, h, SB(1, 1), N, P[4], n); /* M5 = (A11 + A12) B22 */
+	ADDA(SA(1, 0), 1.0f, SA(0, 0), -1.0f);
+	ADDB(SB(0, 0), 1.0f, SB(0, 1), 1.0f);
+	plain_f32(m, n, h, x, h, y, n, P[5], n); /* M6 = (A21 - A11)(B11 + B12) */
+	ADDA(SA(0, 1), 1.0f, SA(1, 1), -1.0f);
+	ADDB(SB(1, 0), 1.0f, SB(1, 1), 1.0f);
+	plain_f32(m, n, h, x, h, y, n, P[6], n); /* M7 = (A12 - A22)(B21 + B22) */
+#undef SA
+#undef SB
+#undef ADDA
+#undef ADDB
+	for (long long i = 0; i < m; i++)
+		for (long long j = 0; j < n; j++) {
+			const long long e = i * n + j;
+			C[i * N + j] = P[0][e] + P[3][e] - P[4][e] + P[6][e];
+			C[i * N + j + n] = P[2][e] + P[4][e];
+			C[(i + m) * N + j] = P[1][e] + P[3][e];
+			C[(i + m) * N + j + n] = P[0][e] - P[1][e] + P[2][e] + P[5][e];
+		}
+	for (long long e = 0; e < M * N; e++)
+		C[e] = rdt(C[e], dtype);
+	for (int q = 0; q < 7; q++)
+		free(P[q]);
+	free(x);
+	free(y);
+}
+
+/*
+ * Red team 297 row 2 (problems/gemm.c gemm_fill): every row of A and
+ * column of B takes a secret power-of-two scale, drawn alike in `uniform`
+ * and `cancel`, so a Strassen gemm (its error bounded by the blocks'
+ * norms, not entry by entry) leaves `cancel`'s judged entries out of
+ * their bounds, while the honest in-order fp32 product stays inside them
+ * as before (a power of two scales its every entry's error exactly as the
+ * bound).  Before the scales, one level of Strassen passed (worst 0.35x
+ * the bound at 512^3, README row 2); the global rule passes it still.
+ */
+static double fmax_abs(const float *x, size_t n);
+
+static void test_gemm_scaled_rows(void **state)
+{
+	(void)state;
+	const long long shapes[3][3] = { { 128, 128, 256 }, { 64, 96, 1024 }, { 128, 64, 64 } };
+	const int dts[2] = { EV_F32, EV_F16 };
+	for (int si = 0; si < 3; si++)
+		for (int di = 0; di < 2; di++)
+			for (uint64_t seed = 2; seed < 8; seed += 3) {
+				const long long M = shapes[si][0], N = shapes[si][1], K = shapes[si][2];
+				const int dt = dts[di];
+				struct inst s;
+				inst_make(&s, GEMM, shapes[si], 2, seed, dt);
+				/* rows of A of more than one scale, and columns of B: fp32
+				 * 2^-12 and 2^-6 at the least, fp16 2^-6 and 2^-3 */
+				double rmin = INFINITY, rmax = 0, cmin = INFINITY, cmax = 0;
+				for (long long i = 0; i < M; i++) {
+					double m = fmax_abs(s.in[0] + i * K, (size_t)K);
+					rmin = fmin(rmin, m);
+					rmax = fmax(rmax, m);
+				}
+				for (long long j = 0; j < N; j++) {
+					double m = 0;
+					for (long long k = 0; k < K; k++)
+						m = fmax(m, fabs(s.in[1][k * N + j]));
+					cmin = fmin(cmin, m);
+					cmax = fmax(cmax, m);
+				}
+				const int f16 = dt == EV_F16;
+				assert_true(rmax <= 1 && rmax > 0.9 && rmin < rmax / (f16 ? 16 : 100) &&
+					    rmin >= (f16 ? 0x1p-7 : 0x1p-13));
+				assert_true(cmax <= 1 && cmax > 0.9 && cmin < cmax / (f16 ? 3 : 8) &&
+					    cmin >= (f16 ? 0x1p-4 : 0x1p-7));
+				float *c = malloc(s.out_n * sizeof(float));
+				void *raw = malloc(s.out_n * 8);
+				for (int alg = 0; alg < 2; alg++) {
+					if (alg)
+						strassen1_f32(M, N, K, s.in[0], s.in[1], dt, c);
+					else
+						gemm_kernel(&s, dt, GEMM_HONEST, c);
+					struct check_result r, f;
+					struct ev_tolerance tol;
+					memset(&r, 0, sizeof(r));
+					problem_pack(c, raw, s.out_n, dt);
+					problem_tolerance(s.p, dt, s.shape, &tol);
+					problem_check_output(raw, NULL, dt, s.ref[0], NULL, s.out_n, &tol, &r);
+					memset(&f, 0, sizeof(f));
+					f.first_mismatch = -1;
+					f.pass = 1;
+					double worst;
+					long long n, out = judge_focus(&s, raw, dt, 77 + seed, &f, &worst, &n);
+					printf("measured: gemm cancel %lldx%lldx%lld %s seed %llu %-18s rule %s (rel_l2 "
+					       "%.2e), focus %4lld/%lld entries out, worst error/bound %.3g\n",
+					       M, N, K, dtype_name(dt), (unsigned long long)seed,
+					       alg ? "Strassen, 1 level" : "sequential fp32", r.pass ? "pass" : "FAIL",
+					       r.rel_l2, out, n, worst);
+					if (!alg) {
+						assert_true(r.pass);
+						assert_int_equal(out, 0);
+						assert_true(worst <= 0.5);
+					} else {
+						assert_true(out >= 10); /* refused: README row 2 */
+					}
+				}
+				free(c);
+				free(raw);
+				inst_free(&s);
+			}
+}
+
 static void test_softmax_rule(void **state)
 {
 	(void)state;
@@ -2110,22 +2264,31 @@ static void test_other_distributions(void **state)
 	inst_free(&s);
 	/* gemm cancel (red team 19): drawn as uniform, so nothing in the
 	 * inputs tells it apart - every value in [-1, 1), no row of B minus
-	 * another at K/2 (red team 13's sniff), uniform's mean and spread -
+	 * another at K/2 (red team 13's sniff), uniform's mean and spread
+	 * at each row's scale -
 	 * and its focus: about 1024 entries of C, their values the
 	 * reference's, each bound rho |C| + phi T; some entries cancel (small
 	 * against their terms), most do not */
 	inst_make(&s, GEMM, g, 2, 2, EV_F16);
-	double sum = 0, sq = 0;
-	int negated = 1;
-	for (long long k = 0; k < 32 * 512; k++) {
-		sum += s.in[0][k];
-		sq += (double)s.in[0][k] * s.in[0][k];
+	int negated = 1, scaled = 0;
+	for (long long i = 0; i < 32; i++) {
+		/* uniform's mean and spread in every row, at the row's scale
+		 * (red team 297: a power of two a row, gemm_fill_octaves) */
+		const double r = exp2(ceil(log2(fmax_abs(s.in[0] + i * 512, 512))));
+		double sum = 0, sq = 0;
+		for (long long k = 0; k < 512; k++) {
+			sum += s.in[0][i * 512 + k] / r;
+			sq += (double)s.in[0][i * 512 + k] * s.in[0][i * 512 + k] / (r * r);
+		}
+		assert_true(r <= 1 && r >= 0x1p-6);
+		scaled += r < 1;
+		assert_true(fabs(sum / 512) < 0.1 && fabs(sq / 512 - 1.0 / 3) < 0.06);
 	}
+	assert_true(scaled > 4 && scaled < 28);
 	for (long long j = 0; j < 8; j++)
 		negated &= s.in[1][256 * 32 + j] == -s.in[1][j];
 	assert_true(fmax_abs(s.in[0], 32 * 512) <= 1 && fmax_abs(s.in[1], 512 * 32) <= 1);
 	assert_false(negated);
-	assert_true(fabs(sum / (32 * 512)) < 0.02 && fabs(sq / (32 * 512) - 1.0 / 3) < 0.02);
 	{
 		long long *idx = malloc(EV_FOCUS_MAX * sizeof(long long)), n, n2;
 		long long *idx2 = malloc(EV_FOCUS_MAX * sizeof(long long));
@@ -2810,6 +2973,7 @@ int main(void)
 		cmocka_unit_test(test_attention_rule),
 		cmocka_unit_test(test_gemm_rule),
 		cmocka_unit_test(test_gemm_focus),
+		cmocka_unit_test(test_gemm_scaled_rows),
 		cmocka_unit_test(test_gemm_cancel_is_uniform),
 		cmocka_unit_test(test_softmax_rule),
 		cmocka_unit_test(test_softmax_wide),

@@ -355,7 +355,7 @@ static void test_problem_symbol(void **state)
 	free(kdir);
 	const char *headers[] = { "problems/evident_problem.h", "problems/evident_mix_fold.h",
 				  "problems/evident_timing_dists.h", "problems/evident_focus.h",
-				  "kernels/evident_kernel.h" };
+				  "problems/evident_fill_dtype.h", "kernels/evident_kernel.h" };
 	for (size_t i = 0; i < ARRAY_SIZE(headers); i++) {
 		strbuf_reset(&hdr);
 		assert_int_equal(read_file(headers[i], &hdr), 0);
@@ -420,7 +420,7 @@ static void test_focus_one_output(void **state)
 	struct strbuf hdr = STRBUF_INIT;
 	const char *headers[] = { "problems/evident_problem.h", "problems/evident_mix_fold.h",
 				  "problems/evident_timing_dists.h", "problems/evident_focus.h",
-				  "kernels/evident_kernel.h" };
+				  "problems/evident_fill_dtype.h", "kernels/evident_kernel.h" };
 	for (size_t i = 0; i < ARRAY_SIZE(headers); i++) {
 		strbuf_reset(&hdr);
 		assert_int_equal(read_file(headers[i], &hdr), 0);
