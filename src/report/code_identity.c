@@ -1059,7 +1059,7 @@ int code_run_specialised(const struct run_record *r)
 }
 
 const struct run_record *code_specialised_run(struct query *q, const struct rec_problem *prob,
-					      const struct code_id *id)
+					      const struct code_id *id, int by_source)
 {
 	for (size_t i = 0; i < q->n; i++) {
 		const struct record_attrs *at = &q->e[i].a;
@@ -1072,7 +1072,7 @@ const struct run_record *code_specialised_run(struct query *q, const struct rec_
 		 * a refusal is the kernel's word, not a judge's tolerance */
 		if (!code_run_specialised(r) || !same_problem_name(&r->problem, prob) ||
 		    !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev || !id->dev ||
-		    strcmp(rid.dev, id->dev) || !(code_same_program(&rid, id) || same_source(&rid, id)))
+		    strcmp(rid.dev, id->dev) || !(code_same_program(&rid, id) || (by_source && same_source(&rid, id))))
 			continue;
 		return r;
 	}
@@ -1082,8 +1082,17 @@ const struct run_record *code_specialised_run(struct query *q, const struct rec_
 int code_specialised_held(struct query *q, const struct rec_problem *prob, const struct code_id *fast,
 			  const struct code_id *slow, const struct run_record **fast_r, const struct run_record **slow_r)
 {
-	*fast_r = code_specialised_run(q, prob, fast);
-	*slow_r = *fast_r ? code_specialised_run(q, prob, slow) : NULL;
+	/* the faster side by its sources under any flags (a refusal of any
+	 * build of them holds it), the slower side by its own program only:
+	 * red team 298 row 1 built the reference's naive.c with one -D that
+	 * wrapped its init to refuse every C but the spec's, and that one
+	 * run of the same sources made the reference read "specialised", so
+	 * a refusing candidate was promoted 2 of 2 and its faster claim read
+	 * supported 2 of 2.  A refusal excuses the faster side only where the
+	 * slower side's own program (as built for the comparison: its
+	 * object, an echo-neutral twin or a loaded-image copy) refused. */
+	*fast_r = code_specialised_run(q, prob, fast, 1);
+	*slow_r = *fast_r ? code_specialised_run(q, prob, slow, 0) : NULL;
 	return *fast_r && !*slow_r;
 }
 
