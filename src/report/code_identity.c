@@ -1034,7 +1034,18 @@ static int same_source(const struct code_id *x, const struct code_id *y)
 	return x->src[0] && !strcmp(x->src, y->src);
 }
 
-const struct run_record *code_refuted_run(struct query *q, const struct rec_problem *prob, const struct code_id *id)
+/*
+ * The first run of q (q's order) of code id's program on its device at
+ * prob's problem, at any shape, that `first` picks (a cheap look at the
+ * record, made before its identity is hashed) and `then` (NULL: any)
+ * keeps: by code_same_program, or with by_source by the same sources and
+ * parameters too (same_source).  NULL where none.  The store's scan that
+ * code_refuted_run and code_specialised_run share.
+ */
+static const struct run_record *code_run_where(struct query *q, const struct rec_problem *prob, const struct code_id *id,
+					       int by_source, int (*first)(const struct run_record *),
+					       int (*then)(struct query *, const struct run_record *,
+							   const struct rec_problem *))
 {
 	for (size_t i = 0; i < q->n; i++) {
 		const struct record_attrs *at = &q->e[i].a;
@@ -1042,15 +1053,25 @@ const struct run_record *code_refuted_run(struct query *q, const struct rec_prob
 			continue;
 		const struct run_record *r = query_run_at(q, i);
 		struct code_id rid;
-		/* the outcome first: refuted runs are few, an identity costs hashes */
-		if (!r || code_run_refuted(r) == OUTCOME_OK || !same_problem_name(&r->problem, prob) ||
-		    !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev ||
-		    !id->dev || strcmp(rid.dev, id->dev) || !(code_same_program(&rid, id) || same_source(&rid, id)) ||
-		    !code_other_build_counts(q, r, prob))
+		if (!r || !first(r) || !same_problem_name(&r->problem, prob) ||
+		    !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev || !id->dev ||
+		    strcmp(rid.dev, id->dev) || !(code_same_program(&rid, id) || (by_source && same_source(&rid, id))) ||
+		    (then && !then(q, r, prob)))
 			continue;
 		return r;
 	}
 	return NULL;
+}
+
+/* the outcome first: refuted runs are few, an identity costs hashes */
+static int run_is_refuted(const struct run_record *r)
+{
+	return code_run_refuted(r) != OUTCOME_OK;
+}
+
+const struct run_record *code_refuted_run(struct query *q, const struct rec_problem *prob, const struct code_id *id)
+{
+	return code_run_where(q, prob, id, 1, run_is_refuted, code_other_build_counts);
 }
 
 int code_run_specialised(const struct run_record *r)
@@ -1061,22 +1082,10 @@ int code_run_specialised(const struct run_record *r)
 const struct run_record *code_specialised_run(struct query *q, const struct rec_problem *prob,
 					      const struct code_id *id, int by_source)
 {
-	for (size_t i = 0; i < q->n; i++) {
-		const struct record_attrs *at = &q->e[i].a;
-		if (at->is_batch || at->is_search)
-			continue;
-		const struct run_record *r = query_run_at(q, i);
-		struct code_id rid;
-		/* the status first: refusals are few, an identity costs hashes.
-		 * Any build of the problem counts (no code_other_build_counts):
-		 * a refusal is the kernel's word, not a judge's tolerance */
-		if (!code_run_specialised(r) || !same_problem_name(&r->problem, prob) ||
-		    !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev || !id->dev ||
-		    strcmp(rid.dev, id->dev) || !(code_same_program(&rid, id) || (by_source && same_source(&rid, id))))
-			continue;
-		return r;
-	}
-	return NULL;
+	/* the status first: refusals are few.  Any build of the problem
+	 * counts (no code_other_build_counts): a refusal is the kernel's
+	 * word, not a judge's tolerance */
+	return code_run_where(q, prob, id, by_source, code_run_specialised, NULL);
 }
 
 int code_specialised_held(struct query *q, const struct rec_problem *prob, const struct code_id *fast,
