@@ -181,8 +181,27 @@ static double gemm_min_bytes(const long long *s, size_t elem_bytes)
  * row 3, latent: on data with a mean, A, B in [0, 1), an honest in-order
  * fp32 sum errs past it from K ~1024).  On CUDA rows of A mix whole
  * (gemm_mix_fold), so a timed launch keeps them.
+ *
+ * And along K (red team 299 row 1): half the k take a secret d_k =
+ * 2^+-e, e uniform in 1..k_oct (10 in fp32 and bf16; none in fp16 and in
+ * fill(), which serves every dtype: at 2^-4 of a row of 2^-6 fp16's
+ * values fall subnormal, and red team 20's fp16 chunks refined where
+ * their own result shows cancel passed every judged entry in
+ * test_gemm_focus), column k of A times d_k and row k of B divided by it: every term A_ik
+ * B_kj is unchanged exactly (powers of two, values normal), so C, T and
+ * every entry's bound are the unscaled ones and an honest product's
+ * every partial sum is bit for bit what it was, in any order and
+ * precision.  Rows and columns alone can be undone: redteam299's
+ * eqstrassen.c scaled each row of A and column of B back to one norm by
+ * powers of two before its Strassen (red team 297's), `ok` 10 of 10 and
+ * `validated`, and 26x past the rule's rel L2 on inputs scaled along K
+ * by 2^10 (channel scales moved from activations into weights).  A
+ * Strassen's block sums add A_ik to A_i,k+K/2: at other scales along K
+ * the smaller is rounded away.  What stays: a kernel that equilibrates
+ * along K too undoes a diagonal scaling there as well (README "Still out
+ * of reach").
  */
-static void gemm_fill_octaves(const long long *s, int dist, uint64_t seed, int row_oct, int col_oct,
+static void gemm_fill_octaves(const long long *s, int dist, uint64_t seed, int row_oct, int col_oct, int k_oct,
 			      float *const *in)
 {
 	const long long M = s[KM], N = s[KN], K = s[KK];
@@ -219,21 +238,36 @@ static void gemm_fill_octaves(const long long *s, int dist, uint64_t seed, int r
 		for (long long k = 0; k < K; k++)
 			B[k * N + j] *= c;
 	}
+	/* along K: column k of A times d_k, row k of B over it (above) */
+	for (long long k = 0; k < K && k_oct > 0; k++) {
+		uint64_t w = ev_splitmix64(&sc);
+		if (!(w & 1))
+			continue;
+		int e = 1 + (int)((w >> 2) % (uint64_t)k_oct);
+		if (w & 2)
+			e = -e;
+		const float d = ldexpf(1.0f, e), inv = ldexpf(1.0f, -e);
+		for (long long i = 0; i < M; i++)
+			A[i * K + k] *= d;
+		for (long long j = 0; j < N; j++)
+			B[k * N + j] *= inv;
+	}
 }
 
 static void gemm_fill(const long long *s, int dist, uint64_t seed, float *const *in)
 {
-	gemm_fill_octaves(s, dist, seed, 6, 3, in);
+	gemm_fill_octaves(s, dist, seed, 6, 3, 0, in);
 }
 
 /* evident_fill_dtype.h: fp32 and bf16 rows of A down to 2^-12, columns of
- * B to 2^-6; fp16 fill()'s 2^-6 and 2^-3 (gemm_fill_octaves says why) */
+ * B to 2^-6, K's scales 2^+-10; fp16 fill()'s 2^-6 and 2^-3, no scale
+ * along K (gemm_fill_octaves says why) */
 static void gemm_fill_dtype(const long long *s, int dist, uint64_t seed, int dtype, float *const *in)
 {
 	if (dtype == EV_F16)
-		gemm_fill_octaves(s, dist, seed, 6, 3, in);
+		gemm_fill_octaves(s, dist, seed, 6, 3, 0, in);
 	else
-		gemm_fill_octaves(s, dist, seed, 12, 6, in);
+		gemm_fill_octaves(s, dist, seed, 12, 6, 10, in);
 }
 
 static void gemm_reference(const long long *s, double scalar, const float *const *in,

@@ -645,6 +645,12 @@ static void test_gemm_focus(void **state)
 				if (kinds[ki].honest) {
 					assert_int_equal(out, 0);
 					assert_true(worst <= 0.5); /* twice the margin at least */
+				} else if (kinds[ki].kind == GEMM_REFINE && dt == EV_F32) {
+					/* fp32 inputs at K's scales (2^+-10, red team
+					 * 299) leave fp16's range: the first pass's
+					 * entries read as cancelling and the refinement
+					 * sums them in fp32, the honest product: no
+					 * check asked of it (it saves nothing) */
 				} else {
 					assert_true(out > 0);
 				}
@@ -781,9 +787,13 @@ static void test_gemm_scaled_rows(void **state)
 					cmax = fmax(cmax, m);
 				}
 				const int f16 = dt == EV_F16;
-				assert_true(rmax <= 1 && rmax > 0.9 && rmin < rmax / (f16 ? 16 : 100) &&
+				/* (fp32: times K's scales, 2^+-10, red team 299; half
+				 * of K unscaled, so a row's largest is at least its
+				 * own scale's) */
+				const double top = f16 ? 1 : 0x1p10;
+				assert_true(rmax <= top && rmax > 0.9 && rmin < rmax / (f16 ? 16 : 100) &&
 					    rmin >= (f16 ? 0x1p-7 : 0x1p-13));
-				assert_true(cmax <= 1 && cmax > 0.9 && cmin < cmax / (f16 ? 3 : 8) &&
+				assert_true(cmax <= top && cmax > 0.9 && cmin < cmax / (f16 ? 3 : 8) &&
 					    cmin >= (f16 ? 0x1p-4 : 0x1p-7));
 				float *c = malloc(s.out_n * sizeof(float));
 				void *raw = malloc(s.out_n * 8);
