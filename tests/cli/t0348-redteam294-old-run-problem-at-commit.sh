@@ -17,12 +17,15 @@
 # iter3's runs of 2026-11-28 recorded their problem code (attention_fwd),
 # which is the work tree's: supported.  (layernorm-cuda's runs of
 # 2026-12-01 were the control until red team 296 row 1 changed
-# problems/layernorm.c: they are stale now, as they should be.)  About 3 s.
+# problems/layernorm.c: they are stale now, as they should be.)  The
+# softmax claim is pinned to the batch of 2026-11-23: softmax-cuda ran
+# again on the H100 on 2026-12-07 with its problem code recorded, and its
+# latest batch is current.  About 3 s.
 . "$REPO/tests/cli/lib.sh"
 cat >"$TEST_TMP/c.md" <<'M'
 gemm tile16 is validated. <!-- claim: validated experiment=gemm-cuda variant=tile16 -->
 
-softmax bt256 is slower. <!-- claim: slower experiment=softmax-cuda a=bt256 b=bt128 -->
+softmax bt256 is slower. <!-- claim: slower experiment=softmax-cuda a=bt256 b=bt128 run=20261123T210224.753Z-softmax-cuda-1bc1987c-batch -->
 
 wg4 is slower. <!-- claim: slower experiment=iter3 a=wg4 b=wg3 -->
 M
