@@ -124,6 +124,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "evident_problem.h"
 #include "evident_focus.h"
@@ -220,38 +221,46 @@ static void gemm_fill_octaves(const long long *s, int dist, uint64_t seed, int r
 		A[i] = (float)(a * ev_uniform_pm1(&st));
 	for (long long i = 0; i < K * N; i++)
 		B[i] = (float)(b * ev_uniform_pm1(&st));
-	/* the scales (above): exact powers of two, applied to the floats */
+	/* the scales (above): exact powers of two, drawn rows, columns, then
+	 * K in that order from their stream, and applied to the floats in
+	 * one contiguous pass over each matrix (A[i][k] times r_i d_k, B[k][j]
+	 * times c_j / d_k: products of powers of two, exact).  Walking a
+	 * column of A or B for each k or j took most of an fp32 fill's time
+	 * (66 ms against 37 for fp16's, at 2048^3). */
 	uint64_t sc = (seed ^ 0x7363616c65ULL) * 0x9e3779b97f4a7c15ULL + 3; /* "scale" */
+	float *rs = malloc((size_t)(M + N + 2 * K) * sizeof(float));
+	if (!rs)
+		abort(); /* a fill has no error to return; its box fails (reference_failed) */
+	float *cs = rs + M, *ds = cs + N, *inv = ds + K;
 	for (long long i = 0; i < M; i++) {
 		uint64_t w = ev_splitmix64(&sc);
-		if (!(w & 1))
-			continue;
-		const float r = ldexpf(1.0f, -1 - (int)((w >> 1) % (uint64_t)row_oct));
-		for (long long k = 0; k < K; k++)
-			A[i * K + k] *= r;
+		rs[i] = w & 1 ? ldexpf(1.0f, -1 - (int)((w >> 1) % (uint64_t)row_oct)) : 1.0f;
 	}
 	for (long long j = 0; j < N; j++) {
 		uint64_t w = ev_splitmix64(&sc);
-		if (!(w & 1))
-			continue;
-		const float c = ldexpf(1.0f, -1 - (int)((w >> 1) % (uint64_t)col_oct));
-		for (long long k = 0; k < K; k++)
-			B[k * N + j] *= c;
+		cs[j] = w & 1 ? ldexpf(1.0f, -1 - (int)((w >> 1) % (uint64_t)col_oct)) : 1.0f;
 	}
 	/* along K: column k of A times d_k, row k of B over it (above) */
-	for (long long k = 0; k < K && k_oct > 0; k++) {
+	for (long long k = 0; k < K; k++) {
+		ds[k] = inv[k] = 1.0f;
+		if (k_oct <= 0)
+			continue;
 		uint64_t w = ev_splitmix64(&sc);
 		if (!(w & 1))
 			continue;
 		int e = 1 + (int)((w >> 2) % (uint64_t)k_oct);
 		if (w & 2)
 			e = -e;
-		const float d = ldexpf(1.0f, e), inv = ldexpf(1.0f, -e);
-		for (long long i = 0; i < M; i++)
-			A[i * K + k] *= d;
-		for (long long j = 0; j < N; j++)
-			B[k * N + j] *= inv;
+		ds[k] = ldexpf(1.0f, e);
+		inv[k] = ldexpf(1.0f, -e);
 	}
+	for (long long i = 0; i < M; i++)
+		for (long long k = 0; k < K; k++)
+			A[i * K + k] *= rs[i] * ds[k];
+	for (long long k = 0; k < K; k++)
+		for (long long j = 0; j < N; j++)
+			B[k * N + j] *= cs[j] * inv[k];
+	free(rs);
 }
 
 static void gemm_fill(const long long *s, int dist, uint64_t seed, float *const *in)

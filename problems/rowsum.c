@@ -72,6 +72,7 @@
  * error, and a kernel that writes 0 for (skips) or wraps the rows far under
  * the top is refused where the normwise rule passed it.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -535,17 +536,19 @@ static long long rowsum_focus(const long long *s, int dist, int dtype, uint64_t 
 		long long cnt[ROWSUM_FOCUS_BINS + 1] = { 0 };
 		int nbins = 0, occupied[ROWSUM_FOCUS_BINS];
 		if (bin && order) {
-			double top = 0;
+			/* each row's binade once (ilogb is monotone: the top's is
+			 * the largest), INT_MIN for a row read as all zero */
+			int top = INT_MIN;
 			for (long long r = 0; r < R; r++) {
 				double m = rowsum_row_scale(X + r * C, C);
-				top = m > top ? m : top;
+				bin[r] = m > 0 ? ilogb(m) : INT_MIN;
+				top = bin[r] > top ? bin[r] : top;
 			}
 			for (long long r = 0; r < R; r++) {
-				double m = rowsum_row_scale(X + r * C, C);
 				int b = ROWSUM_FOCUS_BINS - 1;
-				if (m > 0 && top > 0) {
-					int e = ilogb(top) - ilogb(m);
-					b = e < 0 ? 0 : e < ROWSUM_FOCUS_BINS - 1 ? e : ROWSUM_FOCUS_BINS - 1;
+				if (bin[r] != INT_MIN) {
+					int e = top - bin[r];
+					b = e < ROWSUM_FOCUS_BINS - 1 ? e : ROWSUM_FOCUS_BINS - 1;
 				}
 				bin[r] = b;
 				cnt[b + 1]++;
