@@ -207,7 +207,7 @@ done
 wait
 
 # --- the count -------------------------------------------------------------
-p=0 f=0 s=0 broken=() failures=()
+p=0 f=0 s=0 broken=() failures=() whys=()
 for i in "${!names[@]}"; do
 	sf=0
 	while read -r _ a b c; do
@@ -220,6 +220,7 @@ for i in "${!names[@]}"; do
 		broken+=("${names[$i]}: exited ${rcs[$i]} with no failed test counted")
 	fi
 	while read -r line; do failures+=("${names[$i]}: ${line#failed: }"); done < <(grep '^failed: ' "$logs/$i.log")
+	while read -r line; do whys+=("${names[$i]}: ${line#why }"); done < <(grep '^why t[0-9]' "$logs/$i.log")
 done
 f=$((f + ${#broken[@]}))
 
@@ -258,5 +259,8 @@ done | sort -rn | head -6 | awk '{ printf "%s%s (%s) %s s", (NR > 1 ? ", " : "")
 echo "$cpu${most:+; most: $most}"
 
 for x in "${broken[@]}" "${failures[@]}"; do echo "failed: $x"; done
+# each failed CLI test's first FAIL line, last: a log read by its tail
+# (CI's) then says why, not only which
+for x in "${whys[@]}"; do echo "why $x"; done
 echo "test: $p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ]

@@ -353,7 +353,7 @@ light_look() {
 	return 1
 }
 
-pass=0 failn=0 skip=0 failed=()
+pass=0 failn=0 skip=0 failed=() why=()
 report() { # I: print test I's line and count it
 	local i=$1 name rc
 	name=$(basename "${order[$i]}" .sh)
@@ -365,6 +365,8 @@ report() { # I: print test I's line and count it
 	else
 		failn=$((failn + 1)); failed+=("$name"); echo "FAIL $name (exit $rc)"
 		tail -25 "$res/$i.out" | sed 's/^/     | /'
+		# its reason, repeated at the end (a CI log is often read by its tail)
+		why+=("why $name: $({ grep -m1 '^FAIL: ' "$res/$i.out" || tail -1 "$res/$i.out"; } | cut -c1-300)")
 	fi
 }
 printed=0
@@ -479,7 +481,7 @@ else
 fi
 
 fixture_check
-[ $failn -gt 0 ] && echo "failed: ${failed[*]}"
+[ $failn -gt 0 ] && printf '%s\n' "${why[@]}" && echo "failed: ${failed[*]}"
 [ $other_pass -gt 0 ] && echo "($other_pass more run in the $([ -n "$sanitized" ] && echo plain || echo sanitized) pass only, counted there: CLI_ONCE)"
 [ -n "${TEST_COUNTS:-}" ] && echo "cli $pass $failn $skip" >>"$TEST_COUNTS"
 echo "cli: $pass passed, $failn failed, $skip skipped"

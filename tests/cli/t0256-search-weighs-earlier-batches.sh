@@ -53,7 +53,22 @@ why st 2 > "$TEST_TMP/why2" || fail "no third search record"
 if grep -q "^base kept: no candidate was faster" "$TEST_TMP/why2"; then
 	skip "the search after WALL did not read the candidate faster here: $(cat "$TEST_TMP/why2")"
 fi
-expect_match "$TEST_TMP/why2" "^base kept: not confirmed: .* but faster in only 2 of the store's 4 batches of the two codes"
+# and its confirmation batch read it faster too: under load its three
+# fresh processes a side once read inconclusive (4.27x [1.94, 9.55], p
+# 0.073: CI of 2026-12-06, plain pass; twice in local runs), where the
+# store's weighing is never reached.  Once more in the same store: its
+# two slower batches still outvote (3 of 6 at most), and a second such
+# reading is the machine's
+if grep -q "^base kept: not confirmed: the confirmation batch of fresh processes .* said inconclusive" "$TEST_TMP/why2"; then
+	cat "$TEST_TMP/why2"
+	EVIDENT_STORE=$PWD/st expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml
+	why st 3 > "$TEST_TMP/why2" || fail "no fourth search record"
+	grep -q "^base kept: no candidate was faster\|^base kept: not confirmed: the confirmation batch of fresh processes .* said inconclusive" "$TEST_TMP/why2" &&
+		skip "the searches after WALL did not confirm the candidate faster under this load (twice): $(cat "$TEST_TMP/why2")"
+	expect_match "$TEST_TMP/why2" "^base kept: not confirmed: .* but faster in only 3 of the store's 6 batches of the two codes"
+else
+	expect_match "$TEST_TMP/why2" "^base kept: not confirmed: .* but faster in only 2 of the store's 4 batches of the two codes"
+fi
 # a fresh store after WALL: 2 of 2, promoted
 EVIDENT_STORE=$PWD/fresh expect_exit 0 "$EVIDENT" run --no-progress experiments/evo.yaml
 why fresh 0 > "$TEST_TMP/why3" || fail "no search record in the fresh store"

@@ -816,7 +816,7 @@ static void test_gemm_scaled_rows(void **state)
 					printf("measured: gemm cancel %lldx%lldx%lld %s seed %llu %-18s rule %s (rel_l2 "
 					       "%.2e), focus %4lld/%lld entries out, worst error/bound %.3g\n",
 					       M, N, K, dtype_name(dt), (unsigned long long)seed,
-					       alg ? "Strassen, 1 level" : "sequential fp32", r.pass ? "pass" : "FAIL",
+					       alg ? "Strassen, 1 level" : "sequential fp32", r.pass ? "pass" : (alg ? "refused (as expected)" : "refused"),
 					       r.rel_l2, out, n, worst);
 					if (!alg) {
 						assert_true(r.pass);
@@ -1733,6 +1733,78 @@ static void test_rowsum_focus(void **state)
 				assert_true(both[1] >= rule[1]);
 		}
 	}
+}
+
+/*
+ * Fewer rows than rowsum's top block (R < 8): the rule's scales are a few
+ * rows' own sums, which cancel, so the honest sequential fp32 sum was
+ * refused on 2 of 80 `uniform` seeds at R 1 C 1013 (its error over 1e-5 of
+ * a near-zero sum; rowsum_tolerance says why the rule is the focus's
+ * backstop there).  Honest: every seed of every distribution passes at R 1,
+ * 2 and 7; wrong (an fp32 sum that drops the last 8 terms of a row, a
+ * bf16 accumulator): refused by the focus at R 1 as at R 8.
+ */
+static void test_rowsum_few_rows(void **state)
+{
+	(void)state;
+	const int nd = probs[ROWSUM].desc->n_dists;
+	const long long shapes[4][2] = { { 1, 1013 }, { 2, 1013 }, { 7, 3001 }, { 1, 65535 } };
+	for (int si = 0; si < 4; si++) {
+		int seeds = shapes[si][1] > 4096 ? 100 : 400, refused = 0, rule_only = 0;
+		for (int dist = 0; dist < nd; dist++)
+			for (uint64_t seed = 1; seed <= (uint64_t)seeds; seed++) {
+				struct inst s;
+				struct check_result r;
+				inst_make(&s, ROWSUM, shapes[si], dist, seed, EV_F32);
+				float *y = malloc(s.out_n * sizeof(float));
+				rowsum_kernel(&s, EV_F32, EV_F32, y);
+				judge(&s, y, EV_F32, &r);
+				if (!r.pass)
+					printf("rowsum R%lld C%lld %s seed %d: honest refused (rel L2 %.3g)\n", shapes[si][0],
+					       shapes[si][1], probs[ROWSUM].desc->dists[dist], (int)seed, r.rel_l2);
+				refused += !r.pass;
+				/* the rule of the spec's shape (R 8 and more) at R 1: what refused it */
+				struct ev_tolerance tol;
+				const long long wide[2] = { 8, shapes[si][1] };
+				void *raw = malloc(s.out_n * 8);
+				problem_pack(y, raw, s.out_n, EV_F32);
+				problem_tolerance(s.p, EV_F32, wide, &tol);
+				problem_check_output(raw, NULL, EV_F32, s.ref[0], NULL, s.out_n, &tol, &r);
+				rule_only += !r.pass;
+				free(raw);
+				free(y);
+				inst_free(&s);
+			}
+		printf("measured: rowsum R%lld C%lld honest fp32 refused on %d of %d seeds (the rule of R 8 and more "
+		       "alone: %d)\n",
+		       shapes[si][0], shapes[si][1], refused, seeds * nd, rule_only);
+		assert_int_equal(refused, 0);
+	}
+	/* wrong at R 1: the focus refuses them, the loosened rule or not */
+	const long long one[2] = { 1, 4096 };
+	int dropped = 0, bf16 = 0;
+	for (uint64_t seed = 1; seed <= 64; seed++) {
+		struct inst s;
+		struct check_result r;
+		inst_make(&s, ROWSUM, one, 0, seed, EV_F32);
+		float *y = malloc(s.out_n * sizeof(float));
+		float acc = 0;
+		for (long long c = 0; c < one[1] - 8; c++)
+			acc += s.in[0][c];
+		y[0] = acc;
+		judge(&s, y, EV_F32, &r);
+		dropped += !r.pass;
+		rowsum_kernel(&s, EV_F32, EV_BF16, y);
+		judge(&s, y, EV_F32, &r);
+		bf16 += !r.pass;
+		free(y);
+		inst_free(&s);
+	}
+	printf("measured: rowsum R1 C4096 uniform fp32: a sum dropping 8 terms refused on %d of 64 seeds, "
+	       "a bf16 accumulator on %d of 64\n",
+	       dropped, bf16);
+	assert_true(dropped >= 60);
+	assert_true(bf16 >= 60);
 }
 
 /* ---- loading ------------------------------------------------------------- */
@@ -2994,6 +3066,7 @@ int main(void)
 		cmocka_unit_test(test_layernorm_lead_rows),
 		cmocka_unit_test(test_rowsum_rule),
 		cmocka_unit_test(test_rowsum_focus),
+		cmocka_unit_test(test_rowsum_few_rows),
 	};
 	return cmocka_run_group_tests_name("problems", tests, setup, teardown);
 }
