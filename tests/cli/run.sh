@@ -203,6 +203,28 @@ if [ ${#tests[@]} -gt 0 ] && [ -d "$REPO/tests/fixtures" ] && [ -z "${CLI_FIXTUR
 		echo "run.sh: cannot copy tests/fixtures; each test copies its own" >&2
 	fi
 fi
+# The pass's git objects of a scratch repository's whole tree (kernels,
+# problems, tests/fixtures, data/gpu-prices.yaml: what lib.sh's mkrepo
+# copies), which `mkrepo git` names as its repository's alternate object
+# store: its `git add -A` then finds every blob and tree there and writes
+# none (a bare `mkrepo git` commits all 6,000 fixture files, 34 MB: 2.9 s
+# of CPU on the project's VM, mostly the kernel's for 6,000 compressed
+# loose objects, as much as making the pass's objects once).  A file a
+# test changes is only a blob git writes itself; no test's objects go
+# into the pass's.  Only where four or more tests of the pass call a bare
+# `mkrepo git` (the 29 GPU tests on a GPU; 3 host tests); none made, each
+# writes its own.
+if [ -n "${CLI_FIXTURES_COPY:-}" ] && [ -z "${CLI_GIT_OBJECTS:-}" ] && command -v git >/dev/null &&
+	[ ${#tests[@]} -gt 0 ] && [ "$(grep -l '^[[:space:]]*mkrepo git[[:space:]]*$' "${tests[@]}" | wc -l)" -ge 4 ]; then
+	g=$res/gitseed
+	if mkdir -p "$g/tests" "$g/experiments" "$g/data" && cp -r "$REPO/kernels" "$REPO/problems" "$g/" &&
+		cp -al "$CLI_FIXTURES_COPY/fixtures" "$g/tests/" && cp "$REPO/data/gpu-prices.yaml" "$g/data/" &&
+		(cd "$g" && git init -q . && git add -A && git write-tree >/dev/null); then
+		export CLI_GIT_OBJECTS=$g/.git/objects
+	else
+		echo "run.sh: cannot make the pass's git objects; each git test writes its own" >&2
+	fi
+fi
 fixture_check() {
 	[ "${CLI_FIXTURES_COPY:-}" = "$res/copy" ] || return 0
 	local d
