@@ -20,11 +20,13 @@ for f in sys.argv[1:]:
     assert d["outcome"] == "ok", (f, d["outcome"])
     c = d["code"]
     ids.add((c["file_sha256"], c["binary_sha256"], c["load_sha256"]))
-    med[d["variant"]] = d["timing"]["stats"]["median"]
+    med[d["variant"]] = d["timing"]["stats"]["min"]
 print(len(ids), med)
 assert len(ids) == 1, ids
 assert len(med) == 2, med
-# pathtwin runs 8 passes on one path and 1 on the other
+# pathtwin runs 8 passes on one path and 1 on the other; by the fastest
+# sample, which load only slows (a make test beside three helpers, load
+# 9.7: medians 289 and 2636 us, fastest 265 and 278)
 assert max(med.values()) / min(med.values()) < 3, med
 PY
 exit 0

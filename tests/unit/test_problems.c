@@ -1745,6 +1745,16 @@ static void test_rowsum_focus(void **state)
  * last 8 terms of a row, a bf16 accumulator): refused by the focus at R 1
  * as at R 8.
  */
+/* x rounded to nearest at bits significant bits (a less precise unit) */
+static float round_bits(float x, int bits)
+{
+	if (x == 0 || !isfinite(x))
+		return x;
+	int e;
+	double m = frexp((double)x, &e);
+	return (float)ldexp(nearbyint(ldexp(m, bits)), e - bits);
+}
+
 static void test_rowsum_few_rows(void **state)
 {
 	(void)state;
@@ -1806,6 +1816,47 @@ static void test_rowsum_few_rows(void **state)
 	       dropped, bf16);
 	assert_true(dropped >= 60);
 	assert_true(bf16 >= 60);
+
+	/* red team 300 row 2 (lowbits.c: inputs rounded to 10 bits on rows of
+	 * 2^18 or more, ok 6 of 6 at R 1 under phi 1e-5) and red team 299 row
+	 * 2 (partial sums rounded to 19 bits): at R 1, where the rule is the
+	 * backstop, the focus's phi of the mixed-sign distributions (2e-7)
+	 * refuses the first on most seeds of uniform and padded, the second on
+	 * some; the same sums in fp32 pass (above) */
+	const long long wide[2] = { 1, 65536 };
+	int low10[3] = { 0, 0, 0 }, part19[3] = { 0, 0, 0 };
+	const int mixed[3] = { 0, 3, 4 };
+	for (int m = 0; m < 3; m++)
+		for (uint64_t seed = 1; seed <= 16; seed++) {
+			struct inst s;
+			struct check_result r;
+			inst_make(&s, ROWSUM, wide, mixed[m], seed, EV_F32);
+			float y[1];
+			float lane[8] = { 0 };
+			for (long long c = 0; c < wide[1]; c++)
+				lane[c % 8] += round_bits(s.in[0][c], 10);
+			y[0] = 0;
+			for (int k = 0; k < 8; k++)
+				y[0] += lane[k];
+			judge(&s, y, EV_F32, &r);
+			low10[m] += !r.pass;
+			float acc = 0;
+			for (long long c = 0; c < wide[1]; c++)
+				acc = round_bits(acc + s.in[0][c], 19);
+			y[0] = acc;
+			judge(&s, y, EV_F32, &r);
+			part19[m] += !r.pass;
+			inst_free(&s);
+		}
+	printf("measured: rowsum R1 C65536 fp32 inputs rounded to 10 bits (red team 300's lowbits) refused on %d, %d, "
+	       "%d of 16 seeds of uniform, padded, spikes; 19-bit partial sums (red team 299 row 2) on %d, %d, %d\n",
+	       low10[0], low10[1], low10[2], part19[0], part19[1], part19[2]);
+	/* (under phi 1e-5 the README of red team 300 measured lowbits refused
+	 * at R 1 C 65536 on 0, 0 and 7 of 16; a spike row's sum is far from 0,
+	 * so its bound is rho |S|, the rule's own: spikes is as before) */
+	assert_true(low10[0] >= 10);
+	assert_true(low10[1] >= 8);
+	assert_true(part19[0] + part19[1] + part19[2] >= 8);
 }
 
 /* ---- loading ------------------------------------------------------------- */
