@@ -13,6 +13,7 @@
 #include "report/audit.h"
 #include "report/audit_errata.h"
 #include "report/mdscan.h"
+#include "report/rejudge.h"
 #include "cli/evident.h"
 #include "cli/options.h"
 #include "store/query.h"
@@ -113,6 +114,9 @@ int cmd_audit(int argc, const char **argv)
 			rc = EV_STORE;
 			goto out;
 		} else {
+			/* (older records' extra shapes by the drawn shape's rule: red
+			 * team 298 row 3) */
+			rejudge_drawn_rule_setup(q.st.root);
 			audit_text(&q, files[i], strbuf_str(&in), in.len, &o, &out, &c);
 			fputs(strbuf_str(&out), stdout);
 		}

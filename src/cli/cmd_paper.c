@@ -16,6 +16,7 @@
 #include "cli/options.h"
 #include "report/mdscan.h"
 #include "report/paper.h"
+#include "report/rejudge.h"
 #include "store/query.h"
 #include "base/util.h"
 
@@ -99,7 +100,8 @@ int cmd_paper(int argc, const char **argv)
 		} else if (declared = md_declared_store(files[i], strbuf_str(&in), in.len),
 			   query_open_for(&q, store, declared) < 0) {
 			rc = EV_STORE;
-		} else if (paper_render(&q, files[i], strbuf_str(&in), in.len, &o, &out, &r) < 0) {
+		} else if (rejudge_drawn_rule_setup(q.st.root), /* red team 298 row 3 */
+			   paper_render(&q, files[i], strbuf_str(&in), in.len, &o, &out, &r) < 0) {
 			error("'%s' left unchanged; fix the marker and run 'evident paper' again", files[i]);
 			rc = EV_FAILURES;
 		} else {

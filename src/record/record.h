@@ -630,6 +630,34 @@ int record_run_setting(const struct run_record *r, const char *key, double *num,
  * took in their place).
  */
 void record_check_rule(const struct run_record *r, const struct rec_check *c, const double run[3], double out[3]);
+/*
+ * The problem's own rule at r's drawn extra shape into out (atol, rtol,
+ * rel_l2): 1 where r recorded it (extra_shape.tolerance.problem), or
+ * where r did not (a runner older than red team 289's fix, which judged
+ * the extra shape's checks by the run's shape's rule) and the process
+ * set a way to ask the problem's plug-in (record_drawn_rule_setup: red
+ * team 298 row 3); 0 where it cannot be had.
+ */
+int record_drawn_rule(const struct run_record *r, double out[3]);
+/*
+ * How record_drawn_rule asks a plug-in for a record that did not record
+ * its rule: fn answers as record_drawn_rule does (report/rejudge.c
+ * rejudge_drawn_rule, set by the processes that hold a store: the audit,
+ * paper, eval, a search).  NULL: not asked (the default).
+ */
+void record_drawn_rule_setup(int (*fn)(const struct run_record *r, double out[3]));
+/*
+ * The first check at the extra shape that r recorded as passed while its
+ * runner judged it without the drawn shape's rule (no
+ * extra_shape.tolerance) and whose recorded errors fail that rule
+ * (record_drawn_rule): a rel L2 over its rel_l2, or a largest error over
+ * (atol + rtol) x the check's reference scale, the most any entry is
+ * allowed (red team 298 row 3: an older runner in today's tree read
+ * rsqrtss at a drawn C of 187 as passed, 3.7x the rule).  NULL where
+ * none, or where the rule cannot be had; else the check, its rule into
+ * rule (may be NULL).
+ */
+const struct rec_check *record_shape_pass_misjudged(const struct run_record *r, double rule[3]);
 /* "CPU: <model>" on the host backend, the GPU's name otherwise (malloc'd). */
 char *run_device_label(const struct run_record *r);
 /*

@@ -154,6 +154,22 @@ int audit_run_checks_passed(const struct run_record *r, struct strbuf *ran, stru
 			}
 		}
 	strbuf_release(&w);
+	/* a pass at the extra shape its runner judged by the run's shape's
+	 * rule (no extra_shape.tolerance), whose recorded errors fail the
+	 * problem's rule at the drawn shape: failed (red team 298 row 3: an
+	 * evident older than red team 289's fix, started in today's tree,
+	 * read rsqrtss at a drawn C of 187 as passed, 3.7x the rule;
+	 * `validated` supported 3 of 5 stores) */
+	double xt[3];
+	const struct rec_check *mis = record_shape_pass_misjudged(r, xt);
+	if (mis) {
+		strbuf_addf(why,
+			    "%sextra shape: a check recorded as passed fails the problem's rule at the drawn shape "
+			    "(rel L2 %.3g against %.3g, max |err| %.3g against %.3g), which its runner did not "
+			    "judge it by (the record has no extra_shape.tolerance: a runner older than that rule)",
+			    failed++ ? "; " : "", mis->rel_l2, xt[2], mis->max_abs_err, (xt[0] + xt[1]) * mis->ref_scale);
+		any = 1;
+	}
 	const char *xs = r->extra_shape_status;
 	/* (code_run_specialised: the refusal as eval and the verdicts read it,
 	 * red team 296 row 2) */

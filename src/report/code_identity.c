@@ -799,6 +799,16 @@ static int checks_fail_rule(const struct run_record *r, const double t_run[3])
 
 enum outcome code_run_refuted(const struct run_record *r)
 {
+	/* an `ok` whose extra shape's checks its runner judged by the run's
+	 * shape's rule, not the drawn shape's (no extra_shape.tolerance: an
+	 * evident older than red team 289's fix), and one of which fails the
+	 * drawn shape's rule by its recorded errors, is a wrong output (red
+	 * team 298 row 3: rsqrtss at a drawn C of 187, 3.7x the rule, read
+	 * `ok` by such a runner in today's tree, and `faster` supported 3 of
+	 * 5 stores) */
+	if (r->outcome == OUTCOME_OK)
+		return record_shape_pass_misjudged(r, NULL) && !query_run_bendable_judge_why(r) ? OUTCOME_WRONG_OUTPUT
+												 : OUTCOME_OK;
 	if (r->outcome != OUTCOME_WRONG_OUTPUT && r->outcome != OUTCOME_NAN && r->outcome != OUTCOME_UNWRITTEN_OUTPUT)
 		return OUTCOME_OK;
 	/* a run whose judge its environment could bend against an honest

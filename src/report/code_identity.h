@@ -380,7 +380,10 @@ int code_orphan_weight(const struct code_orphan *t, int a_cand, const char *want
  * challenger wrong_output in 1.2 s; red team 229: atol 0.1% under the
  * problem's let a cheat 100x over its rel L2 go unrefuted); never a
  * crash or a protocol violation, which a signal from outside the box
- * causes (red team 227's SIGKILL).
+ * causes (red team 227's SIGKILL).  An `ok` whose runner judged the
+ * extra shape without the drawn shape's rule is OUTCOME_WRONG_OUTPUT
+ * where a check there fails that rule (record_shape_pass_misjudged: red
+ * team 298 row 3).
  */
 enum outcome code_run_refuted(const struct run_record *r);
 /*

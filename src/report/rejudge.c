@@ -25,6 +25,11 @@
  * at 100x the rule judges an honest code off by as much, and one that
  * refuted an honest code is told from the current build at the shape it
  * failed at, whether or not the current build ever ran there (238 row 4).
+ *
+ * And, from the same kept objects, the problem's rule at a run's drawn
+ * extra shape where its record does not keep it (a runner older than red
+ * team 289's fix; red team 298 row 3): record.h record_drawn_rule's
+ * answers, set up by rejudge_drawn_rule_setup.
  */
 #include "report/rejudge.h"
 
@@ -378,14 +383,16 @@ static int cmp_excess(const void *x, const void *y)
  * check_tolerance; the record's extra_shape.tolerance.problem, as the
  * run's checks are weighed by the problem's rule, not a spec's field);
  * an older record, whose shape checks the runner judged by the problem's
- * rule at the run's shape, by that (correctness.tolerance.problem). */
+ * rule at the run's shape, by the drawn shape's where it can be had
+ * (record_drawn_rule: red team 298 row 3, an older runner's looser rule
+ * there), else by the run's (correctness.tolerance.problem). */
 static void rule_of_check(const struct run_record *r, const struct rec_check *c, struct gap *g)
 {
-	const double *x = r->extra_shape_problem_tol;
+	double x[3];
 	const double rec[3] = { r->problem_atol, r->problem_rtol, r->problem_rel_l2 };
 	if (!(c->phase && !strcmp(c->phase, "shape")))
 		return;
-	if (r->extra_shape_tol_set && isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2])) {
+	if (record_drawn_rule(r, x)) {
 		memcpy(g->tol, x, sizeof(g->tol));
 		g->loosened = 0;
 		return;
@@ -783,4 +790,285 @@ int rejudge_counts(struct query *q, const struct run_record *r, const char *now_
 	if (rc >= 0)
 		return rc;
 	return unknown || !told ? -1 : 0;
+}
+
+/* ---------- the drawn shape's rule of a record that did not record it ----------
+ * Red team 298 row 3: an evident built before red team 289's fix (the
+ * extra shape judged by the spec shape's rule), started in today's tree,
+ * builds and records today's problem code and the drawn extra shape, and
+ * no extra_shape.tolerance; rsqrtss in layernorm, outside the problem's
+ * rule at a drawn C under ~2900 (the rule grows like sqrt(C)), read `ok`
+ * 58 of 60 runs and `validated` and `faster` supported 3 of 5 stores.
+ * The rule such a record's shape checks should have been judged by is
+ * the problem's at the drawn shape: asked here of the run's own plug-in
+ * object where the store keeps it (kept_object), in its box, else of
+ * today's build of the problem where the record's code is the working
+ * tree's (query_sources_current), else not had (the record is weighed
+ * as before, by the run's rule).  Kept per object (or today's build),
+ * dtype and shape: artifacts/ holds ~3,600 such records over a few dozen
+ * of them, and one box call costs ~45 ms. */
+
+/* the store the objects are read from (rejudge_drawn_rule_setup) */
+static struct query drawn_q = QUERY_INIT;
+
+/* one rule asked: of object sha ("today NAME" for today's build), at
+ * dtype and shape; have 1 with rule, 0 not had */
+static struct drawn_memo {
+	char *who;
+	int dtype;
+	long long shape[8];
+	size_t n;
+	int have;
+	double rule[3];
+} *drawn_memo;
+static size_t n_drawn_memo;
+
+/* one record's answer, by "RUN_ID PLUGIN_SHA" (a hash table of n_rec_slots,
+ * a power of two; cleared when the store changes) */
+static struct rec_memo {
+	char *key;
+	int have;
+	double rule[3];
+} *rec_memo;
+static size_t n_rec_slots, n_rec_used;
+
+/* whether a record's code is current, by its sources' hashes, commit and
+ * diff (query_sources_current once for all the records that share them) */
+static struct cur_memo {
+	char *key;
+	int current;
+} *cur_memo;
+static size_t n_cur_memo;
+
+/* today's builds of problems, loaded once a process (ok 0: would not load) */
+static struct today_build {
+	char *name;
+	int ok;
+	struct problem p;
+} *today;
+static size_t n_today;
+
+static uint64_t key_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static struct rec_memo *rec_slot(const char *key)
+{
+	if (!n_rec_slots) {
+		n_rec_slots = 1024;
+		rec_memo = xcalloc(n_rec_slots, sizeof(*rec_memo));
+	}
+	size_t i = key_hash(key) & (n_rec_slots - 1);
+	while (rec_memo[i].key && strcmp(rec_memo[i].key, key))
+		i = (i + 1) & (n_rec_slots - 1);
+	return &rec_memo[i];
+}
+
+static void rec_memo_put(char *key, int have, const double rule[3])
+{
+	if (2 * (n_rec_used + 1) > n_rec_slots) {
+		struct rec_memo *old = rec_memo;
+		size_t n_old = n_rec_slots;
+		n_rec_slots = n_old ? 2 * n_old : 1024;
+		rec_memo = xcalloc(n_rec_slots, sizeof(*rec_memo));
+		for (size_t i = 0; i < n_old; i++)
+			if (old[i].key)
+				*rec_slot(old[i].key) = old[i];
+		free(old);
+	}
+	struct rec_memo *m = rec_slot(key);
+	m->key = key;
+	m->have = have;
+	memcpy(m->rule, rule, sizeof(m->rule));
+	n_rec_used++;
+}
+
+/* r's drawn extra shape, every key of it, as an array into s (n keys):
+ * 0 where r did not record it so (an older record: its extra shape was
+ * the plug-in's own of r's shape, check_shape_json) */
+static int drawn_shape(const struct run_record *r, long long s[8], size_t *n)
+{
+	const char *br;
+	json_t *sh = check_shape_json(r, "extra", &br);
+	int ok = !strcmp(br, "run") && json_array_size(sh) >= 1 && json_array_size(sh) <= 8;
+	*n = 0;
+	for (size_t i = 0; ok && i < json_array_size(sh); i++)
+		s[(*n)++] = (long long)json_integer_value(json_array_get(sh, i));
+	json_decref(sh);
+	return ok;
+}
+
+/* p's rule at dtype and shape s (n keys) into t: 1, or 0 where its box
+ * gave none */
+static int problem_rule_at(const struct problem *p, int dtype, const long long *s, size_t n, double t[3])
+{
+	if (!p->desc || p->desc->n_keys != (int)n)
+		return 0;
+	struct ev_tolerance tol;
+	problem_tolerance(p, dtype, s, &tol);
+	t[0] = tol.atol;
+	t[1] = tol.rtol;
+	t[2] = tol.rel_l2;
+	return isfinite(t[0]) && isfinite(t[1]) && isfinite(t[2]);
+}
+
+/* the memo entry of (who, dtype, s), or NULL */
+static struct drawn_memo *drawn_memo_of(const char *who, int dtype, const long long *s, size_t n)
+{
+	for (size_t i = 0; i < n_drawn_memo; i++) {
+		struct drawn_memo *m = &drawn_memo[i];
+		if (m->dtype == dtype && m->n == n && !memcmp(m->shape, s, n * sizeof(*s)) && !strcmp(m->who, who))
+			return m;
+	}
+	return NULL;
+}
+
+static struct drawn_memo *drawn_memo_add(const char *who, int dtype, const long long *s, size_t n)
+{
+	drawn_memo = xrealloc(drawn_memo, (n_drawn_memo + 1) * sizeof(*drawn_memo));
+	struct drawn_memo *m = &drawn_memo[n_drawn_memo++];
+	memset(m, 0, sizeof(*m));
+	m->who = xstrdup(who);
+	m->dtype = dtype;
+	m->n = n;
+	memcpy(m->shape, s, n * sizeof(*s));
+	return m;
+}
+
+/* The rule of object sha (problem name) at dtype and s, in its box: 1
+ * with t; 0 where its box gave none; -1 where the store does not keep
+ * the object (or it is not its own bytes: kept_object). */
+static int object_rule(const char *sha, const char *name, int dtype, const long long *s, size_t n, double t[3])
+{
+	struct drawn_memo *m = drawn_memo_of(sha, dtype, s, n);
+	if (!m) {
+		char *path = kept_object(&drawn_q, sha);
+		m = drawn_memo_add(sha, dtype, s, n);
+		m->have = -1;
+		if (path) {
+			struct problem p = PROBLEM_INIT;
+			struct strbuf why = STRBUF_INIT;
+			p.name = xstrdup(name);
+			/* its description kept for the process by the object's
+			 * hash (problem_remote_open), one box for each shape */
+			p.build = json_pack("{s:s}", "binary_sha256", sha);
+			m->have = problem_remote_open(&p, path, &why) == 0 &&
+				  problem_rule_at(&p, dtype, s, n, m->rule);
+			problem_release(&p);
+			strbuf_release(&why);
+			unlink(path);
+			free(path);
+		}
+	}
+	if (m->have == 1)
+		memcpy(t, m->rule, sizeof(m->rule));
+	return m->have;
+}
+
+/* The rule of today's build of problem name at dtype and s: 1 with t, 0
+ * where it would not build or answer. */
+static int today_rule(const char *name, int dtype, const long long *s, size_t n, double t[3])
+{
+	char *who = xstrfmt("today %s", name);
+	struct drawn_memo *m = drawn_memo_of(who, dtype, s, n);
+	if (!m) {
+		size_t k = 0;
+		while (k < n_today && strcmp(today[k].name, name))
+			k++;
+		if (k == n_today) {
+			struct strbuf why = STRBUF_INIT;
+			today = xrealloc(today, (n_today + 1) * sizeof(*today));
+			today[k].name = xstrdup(name);
+			today[k].p = (struct problem)PROBLEM_INIT;
+			/* the runner's build cache (cmd_run.c's default) */
+			today[k].ok = problem_load(name, "build/cache", &today[k].p, &why) == 0;
+			n_today++;
+			strbuf_release(&why);
+		}
+		m = drawn_memo_add(who, dtype, s, n);
+		m->have = today[k].ok && problem_rule_at(&today[k].p, dtype, s, n, m->rule);
+	}
+	free(who);
+	if (m->have == 1)
+		memcpy(t, m->rule, sizeof(m->rule));
+	return m->have == 1;
+}
+
+/* is r's code the working tree's (query_sources_current), by what it
+ * recorded of it */
+static int code_current(const struct run_record *r)
+{
+	struct strbuf key = STRBUF_INIT;
+	strbuf_addf(&key, "%s %s %s %d %s", r->problem.name, r->problem.plugin_sha256,
+		    r->git.commit ? r->git.commit : "-", r->git.dirty, r->git.diff_object ? r->git.diff_object : "-");
+	for (size_t i = 0; i < r->n_sources; i++)
+		strbuf_addf(&key, " %s=%s", r->sources[i].path ? r->sources[i].path : "-",
+			    r->sources[i].sha256 ? r->sources[i].sha256 : "-");
+	for (size_t i = 0; i < r->problem.n_sources; i++)
+		strbuf_addf(&key, " p%s=%s", r->problem.sources[i].path ? r->problem.sources[i].path : "-",
+			    r->problem.sources[i].sha256 ? r->problem.sources[i].sha256 : "-");
+	for (size_t i = 0; i < n_cur_memo; i++)
+		if (!strcmp(cur_memo[i].key, key.buf)) {
+			strbuf_release(&key);
+			return cur_memo[i].current;
+		}
+	struct strbuf why = STRBUF_INIT;
+	int cur = query_sources_current(&drawn_q, r, &why) == 1;
+	strbuf_release(&why);
+	cur_memo = xrealloc(cur_memo, (n_cur_memo + 1) * sizeof(*cur_memo));
+	cur_memo[n_cur_memo++] = (struct cur_memo){ strbuf_detach(&key, NULL), cur };
+	return cur;
+}
+
+/* record_drawn_rule's answerer for a record without the rule */
+static int drawn_rule_of(const struct run_record *r, double out[3])
+{
+	const char *sha = r->problem.plugin_sha256, *name = r->problem.name;
+	if (!drawn_q.st.root || !name || !r->run_id || !problem_calls_boxed())
+		return 0;
+	char *key = xstrfmt("%s %s", r->run_id, sha ? sha : "-");
+	struct rec_memo *m = rec_slot(key);
+	if (m->key) {
+		free(key);
+		memcpy(out, m->rule, sizeof(m->rule));
+		return m->have;
+	}
+	long long s[8];
+	size_t n;
+	double t[3] = { NAN, NAN, NAN };
+	int dtype = dtype_from_name(r->problem.dtype ? r->problem.dtype : "fp32"), have = 0;
+	if (dtype > 0 && drawn_shape(r, s, &n)) {
+		int o = sha && store_is_hex64(sha) ? object_rule(sha, name, dtype, s, n, t) : -1;
+		have = o == 1 || (o < 0 && code_current(r) && today_rule(name, dtype, s, n, t));
+	}
+	rec_memo_put(key, have, t);
+	memcpy(out, t, sizeof(t));
+	return have;
+}
+
+void rejudge_drawn_rule_setup(const char *root)
+{
+	if (drawn_q.st.root && root && !strcmp(drawn_q.st.root, root))
+		return;
+	store_release(&drawn_q.st);
+	drawn_q = (struct query)QUERY_INIT;
+	/* another store's run ids are other records */
+	for (size_t i = 0; i < n_rec_slots; i++)
+		free(rec_memo[i].key);
+	free(rec_memo);
+	rec_memo = NULL;
+	n_rec_slots = n_rec_used = 0;
+	int saved = util_quiet;
+	util_quiet = 1;
+	int open = root && is_dir(root) && store_open(&drawn_q.st, root, 0) == 0;
+	util_quiet = saved;
+	if (!open) {
+		store_release(&drawn_q.st);
+		drawn_q = (struct query)QUERY_INIT;
+	}
+	record_drawn_rule_setup(open ? drawn_rule_of : NULL);
 }

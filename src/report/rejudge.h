@@ -26,4 +26,17 @@
  */
 int rejudge_counts(struct query *q, const struct run_record *r, const char *now_sha);
 
+/*
+ * Let record_drawn_rule (record.h) answer for records that did not record
+ * their drawn extra shape's rule (a runner older than red team 289's fix:
+ * red team 298 row 3), from the store at root: the problem's rule at the
+ * recorded drawn shape, asked of the run's own plug-in object kept there
+ * (in its box), else of today's build of the problem where the record's
+ * code is current (query_sources_current), else not had.  Answers are kept
+ * for the process (per object, dtype and shape; per record until another
+ * root is set).  A root that is no store unsets it.  For the processes
+ * that hold a store and weigh runs: the audit, paper, eval and a search.
+ */
+void rejudge_drawn_rule_setup(const char *root);
+
 #endif

@@ -44,6 +44,7 @@
 
 #include "report/code_configs.h"
 #include "report/code_identity.h"
+#include "report/rejudge.h"
 #include "run/run_ctx.h"
 #include "run/slurm_internal.h"
 #include "store/query.h"
@@ -612,6 +613,7 @@ static char *name_of_other_code(struct eval_session *es, const char *name, const
 		util_quiet = 1;
 		int open = query_open(&q, es->c.st.root) == 0;
 		util_quiet = saved;
+		rejudge_drawn_rule_setup(es->c.st.root); /* red team 298 row 3 */
 		const struct run_record *who = NULL;
 		char *slurm = NULL;
 		if (open && query_name_other_code(&q, es->base.name, name, kernel, ksha, params, n_params, &who))
@@ -1995,6 +1997,7 @@ static json_t *answer_of(const struct eval_session *es, const struct batch_recor
 	 * them: the rows' identities, where the store has them */
 	struct query q = QUERY_INIT;
 	int q_open = query_open(&q, es->c.st.root) == 0;
+	rejudge_drawn_rule_setup(es->c.st.root); /* red team 298 row 3 */
 	struct code_id ic, ir;
 	int have_ids = q_open && cand && ref && code_identity(&q, cand, &ic) && code_identity(&q, ref, &ir);
 	int same_binary, same_neutral, same_load;
@@ -2344,6 +2347,7 @@ static void round_code_keys(struct eval_session *es, const struct batch_record *
 	struct query q = QUERY_INIT;
 	if (query_open(&q, es->c.st.root) != 0)
 		return;
+	rejudge_drawn_rule_setup(es->c.st.root); /* red team 298 row 3 */
 	const struct batch_row *rows[2] = { batch_find_row(b, name), batch_find_row(b, es->ref.name) };
 	for (int i = 0; i < 2; i++) {
 		struct code_id id;

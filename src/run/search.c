@@ -30,6 +30,7 @@
 #include "base/runcmd.h"
 #include "record/search.h"
 #include "report/code_identity.h"
+#include "report/rejudge.h"
 #include "report/lineage.h"
 #include "run/cost.h"
 #include "run/eval.h"
@@ -562,6 +563,7 @@ static int plan_generation(struct search *x, int gi, struct gen *g, const struct
 	util_quiet = 1;
 	int q_open = query_open(&q, x->o->store_root) == 0;
 	util_quiet = saved;
+	rejudge_drawn_rule_setup(q.st.root); /* red team 298 row 3 */
 	for (long long k = 0; k < x->ss->population && !failed; k++) {
 		const struct cand *p = parents[(size_t)k % n_parents];
 		int ok = 0;
@@ -709,6 +711,7 @@ static int read_batch(struct search *x, struct gen *g, const char *batch_id)
 	int rc = -1;
 	if (query_open(&q, x->o->store_root) < 0)
 		goto out;
+	rejudge_drawn_rule_setup(q.st.root); /* red team 298 row 3 */
 	long bi = query_find(&q, batch_id, &why);
 	const struct batch_record *b = bi >= 0 ? query_batch_at(&q, (size_t)bi) : NULL;
 	if (!b) {
@@ -1316,7 +1319,7 @@ static int confirm_promotion(struct search *x, int gi, struct gen *g, struct sea
 		struct query q = QUERY_INIT;
 		if (!x->pool)
 			x->pool = eval_pool_new();
-		if (query_open(&q, x->o->store_root) < 0 ||
+		if (query_open(&q, x->o->store_root) < 0 || (rejudge_drawn_rule_setup(q.st.root), 0) ||
 		    eval_fastest_elsewhere(&q, x->pool, g->conf_batch, ic->id, &fst) < 0) {
 			g->confirmed = 0;
 			unread = 1;

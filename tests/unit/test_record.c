@@ -9,7 +9,8 @@
  * rule of a spec's expect: (outcome_as_expected), which the run record's
  * expect_met follows whatever its caller believed.  And the comparison
  * reader's rule 0 on records of any age: one repeat a side reads as
- * inconclusive, the recorded verdict kept beside it.
+ * inconclusive, the recorded verdict kept beside it.  And an older
+ * runner's pass at the extra shape, weighed by the drawn shape's rule.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -395,6 +396,71 @@ static void test_problem_rule_exact_recorded(void **state)
 	json_decref(m);
 }
 
+/* the fake plug-in of test_shape_pass_misjudged: the drawn shape's rule */
+static double fake_drawn[3];
+static int fake_drawn_rule(const struct run_record *r, double out[3])
+{
+	(void)r;
+	memcpy(out, fake_drawn, sizeof(fake_drawn));
+	return 1;
+}
+
+/* Red team 298 row 3: a pass at the extra shape that a runner older than
+ * red team 289's fix judged by the run's shape's rule (no
+ * extra_shape.tolerance) is weighed by the drawn shape's rule where the
+ * process can ask it, by rel L2 and by the largest error; not where the
+ * record has the rule (its runner judged by it) or none can be asked. */
+static void test_shape_pass_misjudged(void **state)
+{
+	(void)state;
+	struct rec_check ck[2];
+	memset(ck, 0, sizeof(ck));
+	ck[0].phase = "seed";
+	ck[0].pass = 1;
+	ck[0].rel_l2 = 1e-6;
+	ck[0].max_abs_err = 1e-6;
+	ck[0].ref_scale = 1;
+	ck[1].phase = "shape";
+	ck[1].pass = 1;
+	ck[1].rel_l2 = 5.1e-5; /* rsqrtss at R 48 C 79: inside C 8192's 1.13e-4 */
+	ck[1].max_abs_err = 1.2e-3;
+	ck[1].ref_scale = 8.5;
+	struct run_record r;
+	memset(&r, 0, sizeof(r));
+	r.outcome = OUTCOME_OK;
+	r.checks = ck;
+	r.n_checks = 2;
+	double t[3], run[3] = { 1.13e-4, 1.13e-4, 1.13e-4 };
+	record_drawn_rule_setup(NULL);
+	assert_null(record_shape_pass_misjudged(&r, t)); /* no way to ask: as before */
+	record_check_rule(&r, &ck[1], run, t);
+	assert_true(t[2] == run[2]);
+	record_drawn_rule_setup(fake_drawn_rule);
+	fake_drawn[0] = fake_drawn[1] = fake_drawn[2] = 2e-5; /* C 79's rule */
+	assert_ptr_equal(record_shape_pass_misjudged(&r, t), &ck[1]);
+	assert_true(t[2] == 2e-5);
+	record_check_rule(&r, &ck[1], run, t);
+	assert_true(t[2] == 2e-5);
+	record_check_rule(&r, &ck[0], run, t); /* the run's own shape: the run's rule */
+	assert_true(t[2] == run[2]);
+	/* by the largest error alone: rel L2 inside, 1.2e-3 over 2 x 6e-5 x 8.5 */
+	fake_drawn[0] = fake_drawn[1] = 6e-5;
+	fake_drawn[2] = 1e-4;
+	assert_ptr_equal(record_shape_pass_misjudged(&r, NULL), &ck[1]);
+	/* inside the drawn rule: nothing */
+	fake_drawn[0] = fake_drawn[1] = fake_drawn[2] = 1e-4;
+	assert_null(record_shape_pass_misjudged(&r, NULL));
+	/* a record with the rule was judged by it: the record's, not the hook's */
+	fake_drawn[0] = fake_drawn[1] = fake_drawn[2] = 2e-5;
+	r.extra_shape_tol_set = 1;
+	for (int k = 0; k < 3; k++)
+		r.extra_shape_problem_tol[k] = r.extra_shape_tol[k] = 1e-4;
+	assert_null(record_shape_pass_misjudged(&r, NULL));
+	assert_int_equal(record_drawn_rule(&r, t), 1);
+	assert_true(t[2] == 1e-4);
+	record_drawn_rule_setup(NULL);
+}
+
 /* A run's lineage is written and read back whole; a run without one
  * writes null and reads as none. */
 static void test_lineage_round_trip(void **state)
@@ -609,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_lineage_round_trip),
 		cmocka_unit_test(test_by_dist_round_trip),
 		cmocka_unit_test(test_problem_rule_exact_recorded),
+		cmocka_unit_test(test_shape_pass_misjudged),
 		cmocka_unit_test(test_runner_round_trip),
 		cmocka_unit_test(test_samples_damage_is_an_error),
 		cmocka_unit_test(test_attrs_lines),
