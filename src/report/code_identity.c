@@ -1048,12 +1048,20 @@ static int same_source(const struct code_id *x, const struct code_id *y)
  * The first run of q (q's order) of code id's program on its device at
  * prob's problem, at any shape, that `first` picks (a cheap look at the
  * record, made before its identity is hashed) and `then` (NULL: any)
- * keeps: by code_same_program, or with by_source by the same sources and
- * parameters too (same_source).  NULL where none.  The store's scan that
- * code_refuted_run and code_specialised_run share.
+ * keeps: by code_same_program, with CODE_MATCH_SOURCE by the same
+ * sources and parameters too (same_source), with CODE_MATCH_BUILT by the
+ * object alone (code_same_built).  NULL where none.  The store's scan
+ * that code_refuted_run and code_specialised_run share.
  */
+static int code_matches(const struct code_id *rid, const struct code_id *id, enum code_match how)
+{
+	if (how == CODE_MATCH_BUILT)
+		return code_same_built(rid, id);
+	return code_same_program(rid, id) || (how == CODE_MATCH_SOURCE && same_source(rid, id));
+}
+
 static const struct run_record *code_run_where(struct query *q, const struct rec_problem *prob, const struct code_id *id,
-					       int by_source, int (*first)(const struct run_record *),
+					       enum code_match how, int (*first)(const struct run_record *),
 					       int (*then)(struct query *, const struct run_record *,
 							   const struct rec_problem *))
 {
@@ -1065,7 +1073,7 @@ static const struct run_record *code_run_where(struct query *q, const struct rec
 		struct code_id rid;
 		if (!r || !first(r) || !same_problem_name(&r->problem, prob) ||
 		    !code_identity_run(r, r->params, r->n_params, &rid) || !rid.dev || !id->dev ||
-		    strcmp(rid.dev, id->dev) || !(code_same_program(&rid, id) || (by_source && same_source(&rid, id))) ||
+		    strcmp(rid.dev, id->dev) || !code_matches(&rid, id, how) ||
 		    (then && !then(q, r, prob)))
 			continue;
 		return r;
@@ -1081,7 +1089,7 @@ static int run_is_refuted(const struct run_record *r)
 
 const struct run_record *code_refuted_run(struct query *q, const struct rec_problem *prob, const struct code_id *id)
 {
-	return code_run_where(q, prob, id, 1, run_is_refuted, code_other_build_counts);
+	return code_run_where(q, prob, id, CODE_MATCH_SOURCE, run_is_refuted, code_other_build_counts);
 }
 
 int code_run_specialised(const struct run_record *r)
@@ -1090,12 +1098,12 @@ int code_run_specialised(const struct run_record *r)
 }
 
 const struct run_record *code_specialised_run(struct query *q, const struct rec_problem *prob,
-					      const struct code_id *id, int by_source)
+					      const struct code_id *id, enum code_match how)
 {
 	/* the status first: refusals are few.  Any build of the problem
 	 * counts (no code_other_build_counts): a refusal is the kernel's
 	 * word, not a judge's tolerance */
-	return code_run_where(q, prob, id, by_source, code_run_specialised, NULL);
+	return code_run_where(q, prob, id, how, code_run_specialised, NULL);
 }
 
 int code_specialised_held(struct query *q, const struct rec_problem *prob, const struct code_id *fast,
@@ -1108,10 +1116,18 @@ int code_specialised_held(struct query *q, const struct rec_problem *prob, const
 	 * run of the same sources made the reference read "specialised", so
 	 * a refusing candidate was promoted 2 of 2 and its faster claim read
 	 * supported 2 of 2.  A refusal excuses the faster side only where the
-	 * slower side's own program (as built for the comparison: its
-	 * object, an echo-neutral twin or a loaded-image copy) refused. */
-	*fast_r = code_specialised_run(q, prob, fast, 1);
-	*slow_r = *fast_r ? code_specialised_run(q, prob, slow, 0) : NULL;
+	 * slower side's own object (as built for the comparison: the same
+	 * binary, or the same sources, flags and parameters) refused: red
+	 * team 301 built the slower side's base.c at a parameter TAG that
+	 * reaches only its echo, read by its init to refuse every shape but
+	 * the spec's, an echo-neutral twin of the reference; one run of it
+	 * made the reference read "specialised", and a search promoted a
+	 * refusing candidate 3 of 6 (3 of 3 where the confirmation read
+	 * faster), eval's hold lifted 4 of 4 stores.  The faster side's
+	 * wider match holds only the side whose author could make the copy;
+	 * the slower side's excuse is for the program that was compared. */
+	*fast_r = code_specialised_run(q, prob, fast, CODE_MATCH_SOURCE);
+	*slow_r = *fast_r ? code_specialised_run(q, prob, slow, CODE_MATCH_BUILT) : NULL;
 	return *fast_r && !*slow_r;
 }
 

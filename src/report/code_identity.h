@@ -436,10 +436,14 @@ const char *code_refuted_how(const struct run_record *r, const struct code_id *i
  * code_specialised_run ask it.
  */
 int code_run_specialised(const struct run_record *r);
+/* How a scan of the store knows a code's runs: by its program
+ * (code_same_program: the object, an echo-neutral twin, a loaded-image
+ * copy), by its program or its sources and parameters under any flags
+ * (code_refuted_run's), or by its object alone (code_same_built). */
+enum code_match { CODE_MATCH_PROGRAM, CODE_MATCH_SOURCE, CODE_MATCH_BUILT };
 /*
- * A run anywhere in the store of code id's program (code_same_program, or
- * with by_source the same sources and parameters under any flags, as
- * code_refuted_run matches) on its device, at prob's problem and
+ * A run anywhere in the store of code id's code, as how matches it (see
+ * enum code_match) on its device, at prob's problem and
  * dtype, at any shape, whose `init` refused the extra shape
  * (code_run_specialised); NULL where none (the first found: q's order).
  * Red team 296 row 2: red team 289's fix judges the extra shape at its
@@ -453,15 +457,16 @@ int code_run_specialised(const struct run_record *r);
  * on a code checked at the spec's shape only (code_specialised_held).
  */
 const struct run_record *code_specialised_run(struct query *q, const struct rec_problem *prob,
-					      const struct code_id *id, int by_source);
+					      const struct code_id *id, enum code_match how);
 /*
  * The one rule eval, a search's confirmation and the audit's verdicts
  * share (red team 296 row 2): is a verdict that fast's code is faster
  * than slow's held for fast's refusal of the extra shape?  *fast_r is
  * fast's refusal (code_specialised_run, by its sources under any flags)
- * and *slow_r slow's (by slow's own program only: red team 298 row 1, a
- * build of the reference's sources under a -D that made its init refuse
- * excused a refusing candidate), each NULL where none.  Held (1) where fast refused and slow did not: a speed
+ * and *slow_r slow's (by slow's own object only: red team 298 row 1, a
+ * build of the reference's sources under a -D that made its init refuse,
+ * and red team 301, an echo-neutral twin of it at a parameter only its
+ * init read, excused a refusing candidate), each NULL where none.  Held (1) where fast refused and slow did not: a speed
  * against a code checked at every shape drawn, by a code checked at the
  * spec's shape only.  Only the faster side's refusal holds: a slower
  * side that refused (a baseline specialised to its tiles) leaves the
