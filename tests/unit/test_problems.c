@@ -694,7 +694,8 @@ static void plain_f32(long long M, long long N, long long K, const float *A, lon
 static void strassen1_f32(long long M, long long N, long long K, const float *A, const float *B, int dtype, float *C)
 {
 	const long long m = M / 2, n = N / 2, h = K / 2;
-	float *x = malloc((size_t)(m * h) * sizeof(float)), *y = malloc((size_t)(h * n) * sizeof(float));
+	/* calloc: inlined into eqstrassen_f32 gcc cannot see the ADD loops write them */
+	float *x = calloc((size_t)(m * h), sizeof(float)), *y = calloc((size_t)(h * n), sizeof(float));
 	float *P[7];
 	for (int q = 0; q < 7; q++)
 		P[q] = malloc((size_t)(m * n) * sizeof(float));
@@ -830,6 +831,135 @@ static void test_gemm_scaled_rows(void **state)
 				free(raw);
 				inst_free(&s);
 			}
+}
+
+/* Red team 300's eqkstrassen.c (eqk 2) and 299's eqstrassen.c (eqk 1):
+ * A and B equilibrated by powers of two (along K first where eqk is 2:
+ * column k of A times 2^-a_k, row k of B times 2^a_k, a_k half the
+ * difference of their largest binades; then each row of A and column of
+ * B to a largest of [1, 2)), one level of Strassen (strassen1_f32), C
+ * scaled back.  eqk 0 is 297's Strassen alone.  C [M, N] out. */
+static void eqstrassen_f32(long long M, long long N, long long K, const float *A, const float *B, int eqk, float *C)
+{
+	float *EA = malloc((size_t)(M * K) * sizeof(float)), *EB = malloc((size_t)(K * N) * sizeof(float));
+	float *dk = malloc((size_t)K * sizeof(float)), *ra = malloc((size_t)M * sizeof(float)),
+	      *cb = malloc((size_t)N * sizeof(float));
+	for (long long k = 0; k < K; k++) {
+		float ma = 0, mb = 0;
+		for (long long i = 0; i < M; i++)
+			ma = fmaxf(ma, fabsf(A[i * K + k]));
+		for (long long j = 0; j < N; j++)
+			mb = fmaxf(mb, fabsf(B[k * N + j]));
+		int a = eqk == 2 && ma > 0 && mb > 0 ? ilogbf(ma) - ilogbf(mb) : 0;
+		a = a >= 0 ? a / 2 : -((-a + 1) / 2);
+		dk[k] = ldexpf(1.0f, -a);
+	}
+	for (long long i = 0; i < M; i++) {
+		float m = 0;
+		for (long long k = 0; k < K; k++)
+			m = fmaxf(m, fabsf(A[i * K + k] * dk[k]));
+		ra[i] = eqk && m > 0 ? ldexpf(1.0f, -ilogbf(m)) : 1.0f;
+		for (long long k = 0; k < K; k++)
+			EA[i * K + k] = A[i * K + k] * dk[k] * ra[i];
+	}
+	for (long long j = 0; j < N; j++) {
+		float m = 0;
+		for (long long k = 0; k < K; k++)
+			m = fmaxf(m, fabsf(B[k * N + j] / dk[k]));
+		cb[j] = eqk && m > 0 ? ldexpf(1.0f, -ilogbf(m)) : 1.0f;
+	}
+	for (long long k = 0; k < K; k++)
+		for (long long j = 0; j < N; j++)
+			EB[k * N + j] = B[k * N + j] / dk[k] * cb[j];
+	strassen1_f32(M, N, K, EA, EB, EV_F32, C);
+	for (long long i = 0; i < M; i++)
+		for (long long j = 0; j < N; j++)
+			C[i * N + j] = C[i * N + j] / ra[i] / cb[j];
+	free(EA);
+	free(EB);
+	free(dk);
+	free(ra);
+	free(cb);
+}
+
+/*
+ * Red team 300 row 1 (problems/gemm.c gemm_tile_scales): every scale the
+ * fill drew was diagonal, so a Strassen behind a power-of-two
+ * equilibration of K, rows and columns (eqkstrassen.c) undid them and
+ * passed every judged entry.  Now 3 launches in 4 (fp32, bf16) also take
+ * a secret power of two per tile of A and of B (tiles across K shared,
+ * of secret non-aligned sizes): that launch refuses eqkstrassen (and
+ * 297's and 299's Strassens), while the honest orders (sequential fp32,
+ * a tensor core's blocks of 16; bf16 C rounded) stay under half of every
+ * entry's bound and inside the rule on every distribution.
+ */
+static void test_gemm_tile_scales(void **state)
+{
+	(void)state;
+	const long long sh[3] = { 256, 256, 256 };
+	const int dts[2] = { EV_F32, EV_BF16 };
+	int refused[3] = { 0, 0, 0 }, n_seeds = 0;
+	for (int di = 0; di < 2; di++)
+		for (int dist = 0; dist < 3; dist++)
+			for (uint64_t seed = 0; seed < (di ? 3u : 8u); seed++) {
+				const int dt = dts[di];
+				struct inst s;
+				inst_make(&s, GEMM, sh, dist, 300 + seed, dt);
+				float *c = malloc(s.out_n * sizeof(float));
+				void *raw = malloc(s.out_n * 8);
+				const enum gemm_kind hk[2] = { GEMM_HONEST, GEMM_TC };
+				for (int h = 0; h < 2; h++) {
+					gemm_kernel(&s, dt, hk[h], c);
+					struct check_result r, f;
+					struct ev_tolerance tol;
+					memset(&r, 0, sizeof(r));
+					problem_pack(c, raw, s.out_n, dt);
+					problem_tolerance(s.p, dt, s.shape, &tol);
+					problem_check_output(raw, NULL, dt, s.ref[0], NULL, s.out_n, &tol, &r);
+					s.dist = 2; /* every distribution's entries judged, as cancel's */
+					memset(&f, 0, sizeof(f));
+					f.first_mismatch = -1;
+					f.pass = 1;
+					double worst;
+					long long n, out = judge_focus(&s, raw, dt, 91 + seed, &f, &worst, &n);
+					s.dist = dist;
+					printf("measured: gemm tiles 256^3 %s %s seed %llu %-16s rule %s (rel_l2 %.2e), "
+					       "entries %lld/%lld out, worst error/bound %.3g\n",
+					       dtype_name(dt), probs[GEMM].desc->dists[dist], (unsigned long long)seed,
+					       h ? "tensor-core fp32" : "sequential fp32", r.pass ? "pass" : "REFUSED",
+					       r.rel_l2, out, n, worst);
+					assert_true(r.pass);
+					assert_int_equal(out, 0);
+					assert_true(worst < 0.5);
+				}
+				if (dt == EV_F32 && dist == 2) {
+					n_seeds++;
+					for (int eqk = 2; eqk >= 0; eqk--) {
+						eqstrassen_f32(256, 256, 256, s.in[0], s.in[1], eqk, c);
+						problem_pack(c, raw, s.out_n, dt);
+						struct check_result f;
+						memset(&f, 0, sizeof(f));
+						f.first_mismatch = -1;
+						f.pass = 1;
+						double worst;
+						long long n, out = judge_focus(&s, raw, dt, 91 + seed, &f, &worst, &n);
+						printf("measured: gemm tiles 256^3 fp32 cancel seed %llu %-22s entries %lld/%lld "
+						       "out, worst error/bound %.3g\n",
+						       (unsigned long long)seed,
+						       eqk == 2 ? "eqkstrassen (rt300)" : eqk ? "eqstrassen (rt299)" : "strassen (rt297)",
+						       out, n, worst);
+						refused[eqk] += out > 0;
+					}
+				}
+				free(c);
+				free(raw);
+				inst_free(&s);
+			}
+	printf("measured: gemm tiles 256^3 fp32 cancel, %d seeds: eqkstrassen refused on %d, eqstrassen %d, "
+	       "strassen %d\n", n_seeds, refused[2], refused[1], refused[0]);
+	assert_true(refused[2] * 2 > n_seeds); /* most seeds (3 in 4 tiled) */
+	assert_int_equal(refused[1], n_seeds);
+	assert_int_equal(refused[0], n_seeds);
 }
 
 static void test_softmax_rule(void **state)
@@ -3108,6 +3238,7 @@ int main(void)
 		cmocka_unit_test(test_gemm_rule),
 		cmocka_unit_test(test_gemm_focus),
 		cmocka_unit_test(test_gemm_scaled_rows),
+		cmocka_unit_test(test_gemm_tile_scales),
 		cmocka_unit_test(test_gemm_cancel_is_uniform),
 		cmocka_unit_test(test_softmax_rule),
 		cmocka_unit_test(test_softmax_wide),
