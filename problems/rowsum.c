@@ -376,6 +376,48 @@ static void rowsum_fill(const long long *s, int dist, uint64_t seed, float *cons
  * rowsum_scale_exp says why; rowsum_row_exp draws both from the same
  * seed and row): one more power of two a row, exact (every value stays
  * normal), so the distributions are fill()'s at other scales */
+/*
+ * One or two rows (R 1 above all: an extra shape draws R from [1, R] of
+ * the spec's, and a one-row spec's is always 1): the normwise rule's
+ * scales, max |ref| and the output's L2 norm, are those rows' own sums,
+ * and a row whose terms cancel makes them tiny where an honest fp32 sum
+ * errs ~1e-8 sum |x| whatever its sum: at R 1 the rule is purely
+ * relative, and naive.c's sequential sum was refused on 2 of 80 `uniform`
+ * seeds at C 1013 (its error 1.4e-5 and 5.6e-5 of the sum against 2e-5;
+ * a `make test` of 2026-12-06 saw one; 16 of 2000 seeds of the five
+ * distributions, none at R 2 or 7, where every row must cancel at once).
+ * So at R 1 and 2 a `uniform`, `padded` or `spikes` row whose sum is
+ * under a quarter of its L2 norm in size has its negative terms halved
+ * (exact): its sum then is about C/8 of its terms' size, and an honest
+ * sum meets the rule with 11 standard deviations to spare at the
+ * threshold.  Always upward, so that such rows mixed on CUDA (element by
+ * element) keep a sum of one sign; a spike row sums to about its spike
+ * and is left as drawn (halving a negative spike and the row's negative
+ * terms cancelled it at C 65535: 2 of 500 seeds).  Nothing a kernel can
+ * use (it must sum the row to know), and the rule is the problem's at
+ * every R, as every runner applies it: the first fix, the rule 1000x
+ * looser at R 1 and 2 with the per-row focus the judge, let a runner
+ * older than the focus (1ee74c004^, started in today's tree) record a
+ * sum off by 3e-3 `ok` 10 of 10 at R 1 (red team 302 row 2).
+ */
+static void rowsum_few_rows_uncancel(const long long *s, float *X)
+{
+	const long long C = s[KC];
+	for (long long r = 0; r < s[KR]; r++) {
+		float *x = X + r * C;
+		double sum = 0, sq = 0;
+		for (long long c = 0; c < C; c++) {
+			sum += (double)x[c];
+			sq += (double)x[c] * (double)x[c];
+		}
+		if (!(fabs(sum) < 0.25 * sqrt(sq)))
+			continue;
+		for (long long c = 0; c < C; c++)
+			if (x[c] < 0)
+				x[c] *= 0.5f;
+	}
+}
+
 static void rowsum_fill_dtype(const long long *s, int dist, uint64_t seed, int dtype, float *const *in)
 {
 	rowsum_fill(s, dist, seed, in);
@@ -388,6 +430,8 @@ static void rowsum_fill_dtype(const long long *s, int dist, uint64_t seed, int d
 		for (long long c = 0; c < C; c++)
 			in[0][r * C + c] *= k;
 	}
+	if (s[KR] <= 2)
+		rowsum_few_rows_uncancel(s, in[0]);
 }
 
 static void rowsum_reference(const long long *s, double scalar, const float *const *in,
@@ -405,33 +449,6 @@ static void rowsum_reference(const long long *s, double scalar, const float *con
 	}
 }
 
-/*
- * One or two rows (R 1 above all: an extra shape draws R from [1, R] of
- * the spec's, and a one-row spec's is always 1): the rule's scales are
- * those rows' own sums, max |ref| and the L2 norm of the output, and a
- * row whose terms cancel makes them tiny, where an honest fp32 sum's
- * error is ~1e-8 sum |x| whatever its sum (rowsum_focus below): at R 1
- * the rule is purely relative, and naive.c's sequential sum was refused
- * on 2 of 80 `uniform` seeds at C 1013 (its error 1.4e-5 and 5.6e-5 of
- * the sum against 2e-5; a `make test` of 2026-12-06 saw one such
- * refusal; 16 of 2000 seeds of the five distributions in
- * test_rowsum_few_rows, none at R 2 or 7: there every row of a launch
- * must cancel at once).  With every row focused there (R <= 4096), each
- * within rho |S| + phi sum |x| of its own, the focus is the judge at R 1
- * and 2 and the rule its backstop: fp32's three tolerances 1000x (1e-2
- * max(1, sqrt(C / 1024))).  The focus bound is never loosened; what it
- * allows a row more than the rule did is phi sum |x|, on a mixed-sign
- * row 2e-7 of its terms' magnitudes (~7x an honest sequential sum's
- * error, and about the rule's rtol of a typical sum: red team 300 row 2's
- * lowbits, inputs rounded to 10 bits, `ok` 6 of 6 at R 1 while phi was
- * 1e-5 there, is refused on 15 and 13 of 16 seeds of uniform and padded
- * at C 65536, test_rowsum_few_rows), so a kernel wrong by a relative 7e-5
- * on every row (red team 289's growbias) may pass a drawn extra shape of
- * R 1 or 2 where it failed before: 2 of the spec's R draws of R, which
- * the other draws and the spec's shape refuse.  fp16
- * and bf16 are not loosened: their tolerances are the output's rounding
- * (2^-11, 2^-8 of |S|) and more, over the fp32 sum's error at any sum.
- */
 static void rowsum_tolerance(int dtype, const long long *s, struct ev_tolerance *t)
 {
 	if (dtype == EV_F16) {
@@ -441,8 +458,6 @@ static void rowsum_tolerance(int dtype, const long long *s, struct ev_tolerance 
 	} else {
 		double f = sqrt((double)s[KC] / 1024.0);
 		double v = 1e-5 * (f > 1 ? f : 1);
-		if (s[KR] <= 2)
-			v *= 1000; /* the focus judges every row (above) */
 		*t = (struct ev_tolerance){ v, v, v };
 	}
 }
@@ -667,7 +682,7 @@ static const struct ev_problem_desc rowsum = {
 	.n_dists = 5,
 	.dists = { "uniform", "cancel", "positive", "padded", "spikes" },
 	.dist_docs = {
-		"X uniform in [-1, 1) times a secret 2^k a row (most launches: rows at their own k), k in [-60, 0] (fp16: [-14, 0])",
+		"X uniform in [-1, 1) times a secret 2^k a row (most launches: rows at their own k), k in [-60, 0] (fp16: [-14, 0]); at R <= 2 a row whose |sum| is under a quarter of its L2 norm has its negative terms halved",
 		"X[c] = m in [1,2), X[c+C/2] = u - m, u in [0,0.5): the halves cancel, the sum is 6x below the midway partial sum",
 		"X uniform in [s, 2s), s = min(8, 16384/C): the sum grows to ~1.5 s C, a short accumulator swamps",
 		"uniform (scaled) with a run of exact zeros in every row (C/8..C/2 long, at the head in half the rows): a step from the row's head fails",
