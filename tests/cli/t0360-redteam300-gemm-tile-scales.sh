@@ -7,9 +7,11 @@
 # non-aligned sizes, shared across K; problems/gemm.c gemm_tile_scales),
 # which no diagonal scaling undoes: eqkstrassen is refused in every run
 # (wrong_output, or flaky where a check passed), its plain twin (LEVELS
-# 0, the same file and the same equilibration) stays ok.  9 seeds, so 3
+# 0, the same file and the same equilibration) stays ok.  24 seeds, so 8
 # `cancel` launches a run besides the timed ones: a run escapes only if
-# none of them drew tiles (under (1/4)^3).  About 60 s.
+# none of them drew tiles ((1/4)^8; at 9 seeds, (1/4)^3, one run of 2 in
+# a make test of 2026-12-07 escaped).  256^3 at one level (the unit
+# test's: every tiled launch refused).  About 40 s.
 . "$REPO/tests/cli/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
 mkrepo
@@ -20,15 +22,15 @@ question: is red team 300's Strassen equilibrated along K, rows and columns refu
 problem: gemm
 backend: host
 kernel: $K/eqkstrassen.c
-shape: {M: 512, N: 512, K: 512}
-correctness: {seeds: 9}
+shape: {M: 256, N: 256, K: 256}
+correctness: {seeds: 24}
 timing: {warmup_ms: 5, samples: 10}
 limits: {timeout_s: 240}
 flags: [-O3, -mavx2, -mfma]
 baseline: plain
 variants:
   plain: {LEVELS: 0, EQ: 2}
-  eqkstrassen: {LEVELS: 2, EQ: 2}
+  eqkstrassen: {LEVELS: 1, EQ: 2}
 repeats: 2
 EOT
 "$EVIDENT" run --no-progress --store "$TEST_TMP/eqk" eqk.yaml > run.out 2>&1
