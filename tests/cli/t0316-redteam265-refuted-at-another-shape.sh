@@ -31,7 +31,7 @@ cat e0.out
 grep -q "^promoted=True" e0.out || skip "eval did not promote shapebad.c in a store without the side run here: $(cat e0.out)"
 # the search
 "$EVIDENT" run --no-progress $D/host-redteam265-pother.yaml --store "$TEST_TMP/s" > pside.out 2>&1
-grep -q "wrong_output" pside.out || { cat pside.out; fail "the side run did not refute pshape.c P=1 at S=32"; }
+grep -q "wrong_output" pside.out || { cat pside.out; fail "the side run did not refute pshape.c P=1 at S=96"; }
 "$EVIDENT" run --no-progress $D/host-redteam265-search.yaml --store "$TEST_TMP/s" > search.out 2>&1
 python3 -c 'import glob, json, sys
 s = json.load(open(sorted(glob.glob(sys.argv[1] + "/runs/*-search.json"))[0]))
