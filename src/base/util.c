@@ -103,6 +103,14 @@ int str_same(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
 char *xstrndup(const char *s, size_t n)
 {
 	char *p = strndup(s, n);

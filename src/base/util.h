@@ -40,6 +40,9 @@ void clear_free(void *p, size_t bytes);
 char *xstrdup(const char *s);
 /* Two strings alike: both NULL, or equal. */
 int str_same(const char *a, const char *b);
+/* FNV-1a of a NUL-terminated string: the key of evident's hash tables
+ * (not a digest: collisions are resolved by the tables). */
+uint64_t str_hash(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* printf into a new string; caller frees. */
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

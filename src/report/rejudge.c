@@ -848,21 +848,13 @@ static struct today_build {
 } *today;
 static size_t n_today;
 
-static uint64_t key_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 static struct rec_memo *rec_slot(const char *key)
 {
 	if (!n_rec_slots) {
 		n_rec_slots = 1024;
 		rec_memo = xcalloc(n_rec_slots, sizeof(*rec_memo));
 	}
-	size_t i = key_hash(key) & (n_rec_slots - 1);
+	size_t i = (size_t)str_hash(key) & (n_rec_slots - 1);
 	while (rec_memo[i].key && strcmp(rec_memo[i].key, key))
 		i = (i + 1) & (n_rec_slots - 1);
 	return &rec_memo[i];

@@ -135,14 +135,6 @@ struct emap {
 	int by_digest;
 };
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 static const char *emap_key(const struct emap *m, size_t i)
 {
 	return m->by_digest ? m->e[i].digest : m->e[i].run_id;
@@ -151,7 +143,7 @@ static const char *emap_key(const struct emap *m, size_t i)
 /* Returns the index of key, or NONE; *at is where it would go. */
 static size_t emap_find_at(const struct emap *m, const char *key, size_t *at)
 {
-	size_t h = (size_t)hash_str(key) & m->mask;
+	size_t h = (size_t)str_hash(key) & m->mask;
 	while (m->slot[h]) {
 		if (!strcmp(emap_key(m, m->slot[h] - 1), key)) {
 			*at = h;

@@ -59,17 +59,9 @@ struct strset {
 	size_t mask, n;
 };
 
-static size_t strset_hash(const char *k)
-{
-	size_t h = 1469598103934665603ULL;
-	for (; *k; k++)
-		h = (h ^ (unsigned char)*k) * 1099511628211ULL;
-	return h;
-}
-
 static char **strset_at(const struct strset *s, const char *k)
 {
-	size_t h = strset_hash(k) & s->mask;
+	size_t h = (size_t)str_hash(k) & s->mask;
 	while (s->slot[h] && strcmp(s->slot[h], k))
 		h = (h + 1) & s->mask;
 	return &s->slot[h];
