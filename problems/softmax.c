@@ -47,10 +47,13 @@
  * (predicted from the same simulation), and a sum over a sample of a
  * row would still need over 7e8 of its elements (prediction).
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "evident_problem.h"
+#include "evident_focus.h"
 #include "evident_mix_fold.h"
 
 enum { KR, KC };
@@ -212,8 +215,12 @@ static void softmax_fill(const long long *s, int dist, uint64_t seed, float *con
 		/* the rows first, then the lone elements, element 0 (above
 		 * exp's range) last: no later write removes it */
 		int rows = ev_splitmix64(&sx) & 1 ? 1 + (int)(ev_splitmix64(&sx) % 4) : 0;
+		long long offset_row[4];
+		if (rows > R - 1)
+			rows = (int)(R - 1);
 		for (int k = 0; k < rows; k++) {
-			float *x = X + (long long)(ev_splitmix64(&sx) % (uint64_t)R) * C;
+			offset_row[k] = (long long)(ev_splitmix64(&sx) % (uint64_t)R);
+			float *x = X + offset_row[k] * C;
 			double o = 100.0 + 20.0 * ev_uniform_pm1(&sx);
 			if (ev_splitmix64(&sx) & 1)
 				o = -o;
@@ -223,6 +230,19 @@ static void softmax_fill(const long long *s, int dist, uint64_t seed, float *con
 		int els = 4 + (int)(ev_splitmix64(&sx) % 13);
 		for (int k = els - 1; k >= 0; k--) { /* k 0 last: nothing overwrites it */
 			long long at = (long long)(ev_splitmix64(&sx) % (uint64_t)(R * C));
+			/* never on an offset row (red team 304 row 2): there a lone
+			 * element 4..20 above the row's top leaves the rest under
+			 * half an ulp of it, and an honest sequential fp32 sum drops
+			 * them all (kernels/softmax/naive.c refused 6 of 18 runs at
+			 * R 16 C 16384); the next row that is not one (rows < R) */
+			for (int again = 1; again;) {
+				again = 0;
+				for (int j = 0; j < rows; j++)
+					if (at / C == offset_row[j]) {
+						at = (at + C) % (R * C);
+						again = 1;
+					}
+			}
 			double v = ev_uniform_pm1(&sx);
 			switch (k % 3) {
 			case 0: /* 90..120: exp overflows fp32 past 88.72 */
@@ -295,6 +315,139 @@ static void softmax_tolerance(int dtype, const long long *s, struct ev_tolerance
 	}
 }
 
+/*
+ * Each entry at its own magnitude (evident_focus.h; red team 304 row 1):
+ * the rule judges an element against the launch's largest output (atol
+ * ref_scale), so where a row is nearly one-hot (`peaked`, `large`'s lone
+ * elements) its other entries, each ~1e-5 of the top, were held to about
+ * their own size: domtail.c, exp by a quadratic (0.32% off) wherever a
+ * row's top beat the next by ln C + 1.5, its sum exact, was `ok` 21 of 21
+ * and `validated`.  Now fp32 entries at secret places are judged one by
+ * one: |y - Y| <= (den + (8 + 2 |x - m|) u) |Y| + 2 FLT_MIN, Y the
+ * float64 softmax of the row as the kernel saw it, m its max, u = 2^-24:
+ * the row's denominator may err by den, a little more than the rule lets
+ * the top (3 rtol; atol + rtol there), or twice what a sequential fp32
+ * sum of the row's expf errs where that is more (a row of spread 8 at C
+ * 2^18, `large`'s offset rows, errs 1.8e-4 so, all entries one way), each
+ * exp by a few ulp and by the rounding of x - m (expf, or exp2f of
+ * (x - m) log2 e as __expf does), and an entry under fp32's normal range
+ * by its flush to zero.  Simulated (3 rtol alone), every
+ * entry of 60 launches a distribution at R 16 C 16384, R 8 C 32768, R 4
+ * C 65536, R 2 C 2^17, R 1 C 2^18, R 3 C 10185: honest sequential,
+ * online, 32-lane tree and log-sum-exp kernels at most 0.55 of the bound
+ * (`peaked` at C 65536; at 2 rtol, 0.82); domtail out in every launch
+ * where it takes its cheap path (25x to 102x; test_softmax_focus).
+ *
+ * Which entries: the top two and 6 at secret columns of each of up to
+ * 512 rows (all rows up to 512; else 256 of the rows whose top beats the
+ * next by more than ln C / 2, where the rule is loosest, and 256 of all,
+ * each a uniform draw by reservoir), at most 2^22 row elements read.  fp16 and bf16
+ * have none yet (their rules, 5e-3 and 2e-2, are relative enough for
+ * their rounding; an fp16 focus waits for a GPU to calibrate it on).
+ */
+#define SM_FOCUS_ROWS 256
+#define SM_FOCUS_PER_ROW 8
+static long long softmax_focus(const long long *s, int dist, int dtype, uint64_t key, const float *const *in,
+			       long long max, long long *index, double *value, double *bound)
+{
+	(void)dist;
+	const long long R = s[KR], C = s[KC];
+	if (dtype != EV_F32 || R < 1 || C < 1 || max < SM_FOCUS_PER_ROW)
+		return 0;
+	struct ev_tolerance t;
+	softmax_tolerance(dtype, s, &t);
+	const float *X = in[0];
+	uint64_t st = (key ^ 0x736f66746d6178ULL) * 0x9e3779b97f4a7c15ULL + 11; /* "softmax" */
+	long long cap = (1LL << 22) / C;
+	if (cap > 2 * SM_FOCUS_ROWS)
+		cap = 2 * SM_FOCUS_ROWS;
+	if (cap > max / SM_FOCUS_PER_ROW)
+		cap = max / SM_FOCUS_PER_ROW;
+	if (cap < 1)
+		cap = 1;
+	long long rows[2 * SM_FOCUS_ROWS], nr = 0;
+	if (R <= cap) {
+		for (long long r = 0; r < R; r++)
+			rows[nr++] = r;
+	} else {
+		/* two reservoirs: the near one-hot rows, and every row */
+		const long long half = cap / 2 > 0 ? cap / 2 : 1, rest = cap - half;
+		long long *hot = rows, *any = rows + half, nh = 0, na = 0, seen_hot = 0;
+		const double lim = 0.5 * log((double)C);
+		for (long long r = 0; r < R; r++) {
+			const float *x = X + r * C;
+			float m = -INFINITY, m2 = -INFINITY;
+			for (long long c = 0; c < C; c++) {
+				if (x[c] > m) {
+					m2 = m;
+					m = x[c];
+				} else if (x[c] > m2) {
+					m2 = x[c];
+				}
+			}
+			if (C > 1 && (double)m - (double)m2 > lim) {
+				seen_hot++;
+				if (nh < half)
+					hot[nh++] = r;
+				else {
+					uint64_t j = ev_splitmix64(&st) % (uint64_t)seen_hot;
+					if (j < (uint64_t)half)
+						hot[j] = r;
+				}
+			}
+			if (na < rest)
+				any[na++] = r;
+			else {
+				uint64_t j = ev_splitmix64(&st) % (uint64_t)(r + 1);
+				if (j < (uint64_t)rest)
+					any[j] = r;
+			}
+		}
+		/* rows[0..nh) then rows[half..half+na): close the gap */
+		for (long long i = 0; i < na; i++)
+			rows[nh + i] = any[i];
+		nr = nh + na;
+	}
+	const double u = 0x1p-24;
+	long long n = 0;
+	for (long long i = 0; i < nr; i++) {
+		const float *x = X + rows[i] * C;
+		float mf = -INFINITY, m2 = -INFINITY, seq = 0;
+		long long top = 0, next = 0;
+		double sum = 0;
+		for (long long c = 0; c < C; c++) {
+			if (x[c] > mf) {
+				m2 = mf;
+				next = top;
+				mf = x[c];
+				top = c;
+			} else if (x[c] > m2) {
+				m2 = x[c];
+				next = c;
+			}
+		}
+		const double m = mf;
+		for (long long c = 0; c < C; c++) {
+			sum += exp((double)x[c] - m);
+			seq += expf(x[c] - mf);
+		}
+		/* the row's denominator: what the rule lets the top, or twice
+		 * what a sequential fp32 sum of this row errs, if more */
+		const double den = fmax(3 * t.rtol, 2 * fabs((double)seq - sum) / sum);
+		for (int k = 0; k < SM_FOCUS_PER_ROW && n < max; k++) {
+			/* the row's top two, then secret columns: in a row whose
+			 * rest underflows, the second may be all there is to see */
+			long long c = k == 0 ? top : k == 1 ? next : (long long)(ev_splitmix64(&st) % (uint64_t)C);
+			double d = (double)x[c] - m, v = exp(d) / sum;
+			index[n] = rows[i] * C + c;
+			value[n] = v;
+			bound[n] = (den + (8 + 2 * fabs(d)) * u) * v + 2 * (double)FLT_MIN;
+			n++;
+		}
+	}
+	return n;
+}
+
 static long long odd_part(long long x)
 {
 	long long e = (x < 512 ? x : 512) * 397 / 512;
@@ -353,3 +506,4 @@ static const struct ev_problem_desc softmax = {
 
 EVIDENT_DEFINE_PROBLEM(softmax)
 EVIDENT_DEFINE_MIX_FOLD(softmax_mix_fold)
+EVIDENT_DEFINE_FOCUS(softmax_focus)

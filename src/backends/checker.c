@@ -299,6 +299,7 @@ struct judge {
 	const struct strbuf *cap;
 	size_t plan_at;       /* where the planner's captures begin in cap (its second file), or cap->len */
 	uint64_t focus_secret;
+	double focus_scale, focus_atol; /* the spec's loosening of the rule (job.c): >= 1, >= 0 */
 	json_t *caps;
 	int jobs;             /* processes judging: the base cache's share of memory is 1 / jobs */
 	long long fault_kill; /* -1, or the capture whose child kills itself before judging it,
@@ -334,6 +335,9 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 	long long *f_idx = xmalloc(EV_FOCUS_MAX * sizeof(long long)), f_n = 0;
 	uint64_t f_key = 0; /* the focus's key of the inputs in r */
 	double *f_val = xmalloc(EV_FOCUS_MAX * sizeof(double)), *f_bound = xmalloc(EV_FOCUS_MAX * sizeof(double));
+	/* the bounds judged by: the problem's (hashed as they are) times the
+	 * spec's loosening */
+	double *f_judge = xmalloc(EV_FOCUS_MAX * sizeof(double));
 	for (size_t i = first; i < n; i += stride) {
 		json_t *c = json_array_get(x->caps, i);
 		if (x->fault_kill == (long long)i)
@@ -483,8 +487,10 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 						     &jd);
 				if (o == 0 && f_n > 0) {
 					double w = 0;
+					for (long long k = 0; k < f_n; k++)
+						f_judge[k] = f_bound[k] * x->focus_scale + x->focus_atol * jd.ref_scale;
 					focus_out += problem_focus_judge(x->cap->buf + off + pos, bits, dtype, r.out_n[o], f_idx,
-									 f_val, f_bound, f_n, &jd, &w);
+									 f_val, f_judge, f_n, &jd, &w);
 					focus_n += f_n;
 					focus_worst = w > focus_worst ? w : focus_worst;
 				}
@@ -548,6 +554,7 @@ out_refs:
 	clear_free(f_val, EV_FOCUS_MAX * sizeof(double));
 	free(f_idx);
 	free(f_bound);
+	free(f_judge);
 	base_cache_release(&bc, &r);
 	refs_release(&r);
 	return rc;
@@ -863,6 +870,12 @@ int checker_main(const char *path)
 		strbuf_release(&pcap);
 	}
 	x.focus_secret = (uint64_t)json_integer_value(json_object_get(cj, "focus_secret"));
+	x.focus_scale = json_number_value(json_object_get(cj, "focus_scale"));
+	if (!(x.focus_scale >= 1) || !isfinite(x.focus_scale))
+		x.focus_scale = 1; /* absent (an older runner's job), or nonsense: the problem's own */
+	x.focus_atol = json_number_value(json_object_get(cj, "focus_atol"));
+	if (!(x.focus_atol >= 0) || !isfinite(x.focus_atol))
+		x.focus_atol = 0;
 	x.caps = json_object_get(cj, "captures");
 	size_t n = json_array_size(x.caps);
 	char why[256];
