@@ -329,8 +329,9 @@ static void softmax_tolerance(int dtype, const long long *s, struct ev_tolerance
  * float64 softmax of the row as the kernel saw it, m its max, u = 2^-24:
  * the row's denominator may err by den, a little more than the rule lets
  * the top (3 rtol; atol + rtol there), or twice what a sequential fp32
- * sum of the row's expf errs where that is more (a row of spread 8 at C
- * 2^18, `large`'s offset rows, errs 1.8e-4 so, all entries one way), each
+ * sum of the row's expf errs where that is more, up to 10 rtol (a row of
+ * spread 8 at C 2^18, `large`'s offset rows, errs 1.8e-4 so, all entries
+ * one way: 9 rtol), each
  * exp by a few ulp and by the rounding of x - m (expf, or exp2f of
  * (x - m) log2 e as __expf does), and an entry under fp32's normal range
  * by its flush to zero.  Simulated (3 rtol alone), every
@@ -343,9 +344,11 @@ static void softmax_tolerance(int dtype, const long long *s, struct ev_tolerance
  * Which entries: the top two and 6 at secret columns of each of up to
  * 512 rows (all rows up to 512; else 256 of the rows whose top beats the
  * next by more than ln C / 2, where the rule is loosest, and 256 of all,
- * each a uniform draw by reservoir), at most 2^22 row elements read.  fp16 and bf16
- * have none yet (their rules, 5e-3 and 2e-2, are relative enough for
- * their rounding; an fp16 focus waits for a GPU to calibrate it on).
+ * each a uniform draw by reservoir), at most 2^22 row elements read (two
+ * rows, one of each reservoir, where a row is longer than 2^21).  fp16
+ * and bf16 have none yet (their rules, 5e-3 and 2e-2, are relative
+ * enough for their rounding; an fp16 focus waits for a GPU to calibrate
+ * it on).
  */
 #define SM_FOCUS_ROWS 256
 #define SM_FOCUS_PER_ROW 8
@@ -365,8 +368,9 @@ static long long softmax_focus(const long long *s, int dist, int dtype, uint64_t
 		cap = 2 * SM_FOCUS_ROWS;
 	if (cap > max / SM_FOCUS_PER_ROW)
 		cap = max / SM_FOCUS_PER_ROW;
-	if (cap < 1)
-		cap = 1;
+	if (cap < 2) /* past C 2^21 one row of each reservoir (red team 305 row 3: cap1.c, wrong on the
+		      * rows that are not hot, `validated` where the any-row reservoir was empty) */
+		cap = 2;
 	long long rows[2 * SM_FOCUS_ROWS], nr = 0;
 	if (R <= cap) {
 		for (long long r = 0; r < R; r++)
@@ -434,8 +438,11 @@ static long long softmax_focus(const long long *s, int dist, int dtype, uint64_t
 			seq += expf(x[c] - mf);
 		}
 		/* the row's denominator: what the rule lets the top, or twice
-		 * what a sequential fp32 sum of this row errs, if more */
-		const double den = fmax(3 * t.rtol, 2 * fabs((double)seq - sum) / sum);
+		 * what a sequential fp32 sum of this row errs, if more, up to
+		 * 10 rtol (past C 2^18 the rule refuses a sequential sum, red
+		 * team 245, and its error, 2e-3 and more past C 2^21, let red
+		 * team 305's cap1.c err 0.3% an entry on rows judged there) */
+		const double den = fmax(3 * t.rtol, fmin(2 * fabs((double)seq - sum) / sum, 10 * t.rtol));
 		for (int k = 0; k < SM_FOCUS_PER_ROW && n < max; k++) {
 			/* the row's top two, then secret columns: in a row whose
 			 * rest underflows, the second may be all there is to see */

@@ -380,7 +380,7 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 		size_t pos = 0;
 		struct check_result agg;
 		long long focus_n = 0, focus_out = 0;
-		double focus_worst = 0;
+		double focus_worst = 0, focus_worst_own = 0;
 		memset(&agg, 0, sizeof(agg));
 		agg.first_mismatch = -1;
 		agg.pass = 1;
@@ -493,6 +493,18 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 									 f_val, f_judge, f_n, &jd, &w);
 					focus_n += f_n;
 					focus_worst = w > focus_worst ? w : focus_worst;
+					if (x->focus_scale != 1 || x->focus_atol > 0) {
+						/* under the problem's own bounds too, for the
+						 * audit (a loosened run shows it passed the
+						 * problem's judge, or not: red team 305) */
+						struct check_result own = { .first_mismatch = -1, .pass = 1 };
+						double wo = 0;
+						problem_focus_judge(x->cap->buf + off + pos, bits, dtype, r.out_n[o], f_idx,
+								    f_val, f_bound, f_n, &own, &wo);
+						focus_worst_own = wo > focus_worst_own ? wo : focus_worst_own;
+					} else {
+						focus_worst_own = focus_worst;
+					}
 				}
 				pos += ob;
 				agg.max_abs_err = jd.max_abs_err > agg.max_abs_err ? jd.max_abs_err : agg.max_abs_err;
@@ -539,10 +551,14 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 				json_object_set_new(line, "focus_sha256", json_string(fh));
 			}
 		}
-		if (focus_n) /* the entries judged alone: how many, how many out, the worst error / bound */
-			json_object_set_new(line, "focus", json_pack("{s:I, s:I, s:f}", "entries", (json_int_t)focus_n,
-								   "out", (json_int_t)focus_out, "worst",
-								   isfinite(focus_worst) ? focus_worst : 1e308));
+		if (focus_n) { /* the entries judged alone: how many, how many out, the worst error / bound */
+			json_t *fo = json_pack("{s:I, s:I, s:f}", "entries", (json_int_t)focus_n, "out",
+					       (json_int_t)focus_out, "worst", isfinite(focus_worst) ? focus_worst : 1e308);
+			if (x->focus_scale != 1 || x->focus_atol > 0) /* against the problem's own bounds */
+				json_object_set_new(fo, "worst_own",
+						    json_real(isfinite(focus_worst_own) ? focus_worst_own : 1e308));
+			json_object_set_new(line, "focus", fo);
+		}
 		if (emit(line) < 0)
 			goto out_refs; /* nobody reads: the parent stopped (an earlier error) */
 	}

@@ -1163,6 +1163,23 @@ static void test_softmax_focus(void **state)
 	       offset_rows, lone_on_offset);
 	assert_true(offset_rows > 100);
 	assert_int_equal(lone_on_offset, 0);
+	/* red team 305 row 3: past C 2^21 the row budget (2^22 elements) was
+	 * one row, the hot reservoir's, and a launch without a hot row (every
+	 * `uniform` one) had no entry judged alone; now one row of each */
+	{
+		long long wide[2] = { 3, 2097153 };
+		struct inst w;
+		inst_make(&w, SOFTMAX, wide, 0, 5, EV_F32);
+		long long *wi = malloc(EV_FOCUS_MAX * sizeof(long long));
+		double *wv = malloc(EV_FOCUS_MAX * sizeof(double)), *wb = malloc(EV_FOCUS_MAX * sizeof(double));
+		long long wn = problem_focus(w.p, w.shape, 0, EV_F32, 5, (const float *const *)w.in, wi, wv, wb);
+		printf("measured: softmax focus 3x2097153 uniform: %lld entries judged alone\n", wn);
+		assert_true(wn >= 8); /* one row's: its top two and 6 columns */
+		free(wi);
+		free(wv);
+		free(wb);
+		inst_free(&w);
+	}
 	/* fp16 and bf16: no focus yet (softmax_focus) */
 	struct inst s;
 	long long sh[2] = { 4, 256 };
