@@ -451,16 +451,20 @@ static void gemm_small_shape(const long long *s, long long *o)
 }
 
 /*
- * The entries of C judged one by one on `cancel` (the header: about 1024
- * positions from the key, each within rho |C| + phi T).  O(entries K).
+ * The entries of C judged one by one (the header: about 1024 positions
+ * from the key, each within rho |C| + phi T).  O(entries K).  On every
+ * distribution since red team 306: on `cancel` alone, `large` (A to 100,
+ * so a kernel told it at once) left its entries under the rows', columns'
+ * and tiles' secret scales judged at atol max |C| absolute, and
+ * blockskip.c, which dropped each block product of terms under that on
+ * `large` launches only, read `validated`.
  */
 #define GEMM_FOCUS_ENTRIES 1024
 static long long gemm_focus(const long long *s, int dist, int dtype, uint64_t key, const float *const *in,
 			    long long max, long long *index, double *value, double *bound)
 {
 	const long long M = s[KM], N = s[KN], K = s[KK];
-	if (dist != 2)
-		return 0;
+	(void)dist; /* every distribution (red team 306) */
 	double rho, phi;
 	if (dtype == EV_F16) {
 		rho = 0x1p-9;
