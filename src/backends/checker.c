@@ -299,7 +299,6 @@ struct judge {
 	const struct strbuf *cap;
 	size_t plan_at;       /* where the planner's captures begin in cap (its second file), or cap->len */
 	uint64_t focus_secret;
-	double focus_scale, focus_atol; /* the spec's loosening of the rule (job.c): >= 1, >= 0 */
 	json_t *caps;
 	int jobs;             /* processes judging: the base cache's share of memory is 1 / jobs */
 	long long fault_kill; /* -1, or the capture whose child kills itself before judging it,
@@ -335,9 +334,6 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 	long long *f_idx = xmalloc(EV_FOCUS_MAX * sizeof(long long)), f_n = 0;
 	uint64_t f_key = 0; /* the focus's key of the inputs in r */
 	double *f_val = xmalloc(EV_FOCUS_MAX * sizeof(double)), *f_bound = xmalloc(EV_FOCUS_MAX * sizeof(double));
-	/* the bounds judged by: the problem's (hashed as they are) times the
-	 * spec's loosening */
-	double *f_judge = xmalloc(EV_FOCUS_MAX * sizeof(double));
 	for (size_t i = first; i < n; i += stride) {
 		json_t *c = json_array_get(x->caps, i);
 		if (x->fault_kill == (long long)i)
@@ -380,7 +376,7 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 		size_t pos = 0;
 		struct check_result agg;
 		long long focus_n = 0, focus_out = 0;
-		double focus_worst = 0, focus_worst_own = 0;
+		double focus_worst = 0;
 		memset(&agg, 0, sizeof(agg));
 		agg.first_mismatch = -1;
 		agg.pass = 1;
@@ -487,24 +483,10 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 						     &jd);
 				if (o == 0 && f_n > 0) {
 					double w = 0;
-					for (long long k = 0; k < f_n; k++)
-						f_judge[k] = f_bound[k] * x->focus_scale + x->focus_atol * jd.ref_scale;
 					focus_out += problem_focus_judge(x->cap->buf + off + pos, bits, dtype, r.out_n[o], f_idx,
-									 f_val, f_judge, f_n, &jd, &w);
+									 f_val, f_bound, f_n, &jd, &w);
 					focus_n += f_n;
 					focus_worst = w > focus_worst ? w : focus_worst;
-					if (x->focus_scale != 1 || x->focus_atol > 0) {
-						/* under the problem's own bounds too, for the
-						 * audit (a loosened run shows it passed the
-						 * problem's judge, or not: red team 305) */
-						struct check_result own = { .first_mismatch = -1, .pass = 1 };
-						double wo = 0;
-						problem_focus_judge(x->cap->buf + off + pos, bits, dtype, r.out_n[o], f_idx,
-								    f_val, f_bound, f_n, &own, &wo);
-						focus_worst_own = wo > focus_worst_own ? wo : focus_worst_own;
-					} else {
-						focus_worst_own = focus_worst;
-					}
 				}
 				pos += ob;
 				agg.max_abs_err = jd.max_abs_err > agg.max_abs_err ? jd.max_abs_err : agg.max_abs_err;
@@ -551,14 +533,10 @@ static int judge_captures(const struct judge *x, size_t first, size_t stride)
 				json_object_set_new(line, "focus_sha256", json_string(fh));
 			}
 		}
-		if (focus_n) { /* the entries judged alone: how many, how many out, the worst error / bound */
-			json_t *fo = json_pack("{s:I, s:I, s:f}", "entries", (json_int_t)focus_n, "out",
-					       (json_int_t)focus_out, "worst", isfinite(focus_worst) ? focus_worst : 1e308);
-			if (x->focus_scale != 1 || x->focus_atol > 0) /* against the problem's own bounds */
-				json_object_set_new(fo, "worst_own",
-						    json_real(isfinite(focus_worst_own) ? focus_worst_own : 1e308));
-			json_object_set_new(line, "focus", fo);
-		}
+		if (focus_n) /* the entries judged alone: how many, how many out, the worst error / bound */
+			json_object_set_new(line, "focus", json_pack("{s:I, s:I, s:f}", "entries", (json_int_t)focus_n,
+								   "out", (json_int_t)focus_out, "worst",
+								   isfinite(focus_worst) ? focus_worst : 1e308));
 		if (emit(line) < 0)
 			goto out_refs; /* nobody reads: the parent stopped (an earlier error) */
 	}
@@ -570,7 +548,6 @@ out_refs:
 	clear_free(f_val, EV_FOCUS_MAX * sizeof(double));
 	free(f_idx);
 	free(f_bound);
-	free(f_judge);
 	base_cache_release(&bc, &r);
 	refs_release(&r);
 	return rc;
@@ -886,12 +863,6 @@ int checker_main(const char *path)
 		strbuf_release(&pcap);
 	}
 	x.focus_secret = (uint64_t)json_integer_value(json_object_get(cj, "focus_secret"));
-	x.focus_scale = json_number_value(json_object_get(cj, "focus_scale"));
-	if (!(x.focus_scale >= 1) || !isfinite(x.focus_scale))
-		x.focus_scale = 1; /* absent (an older runner's job), or nonsense: the problem's own */
-	x.focus_atol = json_number_value(json_object_get(cj, "focus_atol"));
-	if (!(x.focus_atol >= 0) || !isfinite(x.focus_atol))
-		x.focus_atol = 0;
 	x.caps = json_object_get(cj, "captures");
 	size_t n = json_array_size(x.caps);
 	char why[256];

@@ -135,7 +135,6 @@ struct rec_check {
 	 * worst NAN where the check had none (and in records before this key) */
 	long long focus_entries, focus_out;
 	double focus_worst;
-	double focus_worst_own; /* under the problem's own bounds where the spec loosened them (NAN: not) */
 };
 
 /* A compute-sanitizer verdict; doc is the embedded document sanitize.c

@@ -318,7 +318,6 @@ static void read_check(json_t *s, const char *phase, struct rec_check *c)
 	c->focus_entries = json_is_object(f) ? gi(f, "entries", 0) : 0;
 	c->focus_out = json_is_object(f) ? gi(f, "out", 0) : 0;
 	c->focus_worst = json_is_object(f) ? gn(f, "worst") : NAN;
-	c->focus_worst_own = json_is_object(f) ? gn(f, "worst_own") : NAN;
 }
 
 static json_t *write_check(const struct rec_check *c)
@@ -344,13 +343,10 @@ static json_t *write_check(const struct rec_check *c)
 		json_object_set_new(o, "focus_key", json_string(c->focus_key));
 	if (c->focus_sha256)
 		json_object_set_new(o, "focus_sha256", json_string(c->focus_sha256));
-	if (c->focus_entries > 0) { /* how close the judged entries came to their bounds (red team 33) */
-		json_t *fo = json_pack("{s:I, s:I, s:o}", "entries", (json_int_t)c->focus_entries, "out",
-				       (json_int_t)c->focus_out, "worst", jnum(c->focus_worst));
-		if (isfinite(c->focus_worst_own)) /* a spec that loosened the rule: under the problem's own */
-			json_object_set_new(fo, "worst_own", jnum(c->focus_worst_own));
-		json_object_set_new(o, "focus", fo);
-	}
+	if (c->focus_entries > 0) /* how close the judged entries came to their bounds (red team 33) */
+		json_object_set_new(o, "focus", json_pack("{s:I, s:I, s:o}", "entries", (json_int_t)c->focus_entries,
+							  "out", (json_int_t)c->focus_out, "worst",
+							  jnum(c->focus_worst)));
 	return o;
 }
 

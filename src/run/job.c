@@ -1645,27 +1645,10 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 	 * recovers its inputs' seed from their values (SplitMix64 runs
 	 * backwards: red team 20's seed_oracle) still cannot name the entries
 	 * judged one by one */
-	/* a spec that loosens the rule loosens the entries judged alone
-	 * alike (a weak judge the batch notes and the audit reads, as for
-	 * the rule): each bound times its looser rtol or rel_l2's factor,
-	 * plus what its atol adds to the problem's, times the output's
-	 * largest value, where it loosens atol; the checker reports the
-	 * worst against the problem's own bounds too, which the audit's
-	 * `validated` reads, so a softmax spec that asks atol 1 for a method it knows is
-	 * approximate (t0145) is judged by what it asked, not refused by the
-	 * problem's focus; a spec that loosens nothing changes nothing */
-	double focus_scale = 1, focus_atol = 0;
-	const double tl[3] = { tol.atol, tol.rtol, tol.rel_l2 }, ow[3] = { own.atol, own.rtol, own.rel_l2 };
-	for (int i = 1; i < 3; i++)
-		if (isfinite(tl[i]) && isfinite(ow[i]) && ow[i] > 0 && tl[i] / ow[i] > focus_scale)
-			focus_scale = tl[i] / ow[i];
-	if (isfinite(tl[0]) && isfinite(ow[0]) && tl[0] > ow[0])
-		focus_atol = tl[0] - ow[0]; /* the excess alone (red team 305: the whole atol switched it off) */
-	json_t *cj = json_pack("{s:o, s:{s:f, s:f, s:f}, s:s, s:o, s:b, s:I, s:f, s:f}", "job", job_to_json(&w->job),
+	json_t *cj = json_pack("{s:o, s:{s:f, s:f, s:f}, s:s, s:o, s:b, s:I}", "job", job_to_json(&w->job),
 			       "tolerance", "atol", tol.atol, "rtol", tol.rtol, "rel_l2", tol.rel_l2,
 			       "captures_file", "/proc/self/fd/" EV_STR(CHECK_CAPTURES_FD), "captures", caps,
-			       "cross_check", cross_check, "focus_secret", (json_int_t)(random_secret_u64() >> 2),
-			       "focus_scale", focus_scale, "focus_atol", focus_atol);
+			       "cross_check", cross_check, "focus_secret", (json_int_t)(random_secret_u64() >> 2));
 	if (plan)
 		json_object_set_new(cj, "plan_captures_file", json_string("/proc/self/fd/" EV_STR(CHECK_PLAN_CAPTURES_FD)));
 	/* the checker's job and the captures come as descriptors: no path in
@@ -1802,8 +1785,6 @@ static int run_checker_with(struct run_ctx *c, struct wrun *w, struct wrun *plan
 		k->focus_entries = json_is_object(f) ? json_integer_value(json_object_get(f, "entries")) : 0;
 		k->focus_out = json_is_object(f) ? json_integer_value(json_object_get(f, "out")) : 0;
 		k->focus_worst = json_is_object(f) ? json_number_value(json_object_get(f, "worst")) : NAN;
-		json_t *wo = json_is_object(f) ? json_object_get(f, "worst_own") : NULL;
-		k->focus_worst_own = json_is_number(wo) ? json_number_value(wo) : NAN;
 	}
 	return rc;
 }

@@ -7,6 +7,9 @@
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 sed 's/samples: 100/samples: 20/; s/repeats: 3/repeats: 1/' tests/fixtures/specs/host-redteam13-tol.yaml > "$TEST_TMP/tol.yaml"
+# const_out passes the spec's loosened rule and is refused by the entries
+# softmax judges alone (softmax_focus, red team 304), which a spec does
+# not loosen: its expect is wrong_output, so the run exits 0
 "$EVIDENT" run --no-progress "$TEST_TMP/tol.yaml" > "$TEST_TMP/out" 2>&1 || fail "evident run exited $?"
 expect_match "$TEST_TMP/out" "the spec loosens the problem's tolerance: atol 1 against 1e-05"
 python3 - "$EVIDENT_STORE"/runs/*.json <<'PY' || fail "the problem's tolerance in the record"
@@ -19,7 +22,7 @@ for r in runs:
 PY
 printf 'x <!-- claim: validated experiment=host-redteam13-tol variant=const_out -->\n' > "$TEST_TMP/c.md"
 "$EVIDENT" audit "$TEST_TMP/c.md" > "$TEST_TMP/audit" 2>&1
-expect_match "$TEST_TMP/audit" "unsupported: validated host-redteam13-tol/const_out: checked under a spec tolerance looser"
+expect_match "$TEST_TMP/audit" "contradicted: validated host-redteam13-tol/const_out: "
 # red team 14's tol9_deg3: a degree-3 exp under 9.9x the problem's rule
 # (under a 10x threshold it was validated); its twin tol9_deg5 passes the
 # problem's own rule, and so stays validated under the same spec
@@ -28,6 +31,6 @@ sed 's/samples: 300/samples: 20/; s/repeats: 3/repeats: 1/; s/samples: 100/sampl
 "$EVIDENT" run --no-progress "$TEST_TMP/tol9.yaml" > "$TEST_TMP/out9" 2>&1 || fail "evident run (tol9) exited $?"
 printf 'x <!-- claim: validated experiment=host-redteam14-tol variant=tol9_deg3 -->\n\ny <!-- claim: validated experiment=host-redteam14-tol variant=tol9_deg5 -->\n' > "$TEST_TMP/c9.md"
 "$EVIDENT" audit "$TEST_TMP/c9.md" > "$TEST_TMP/audit9" 2>&1
-expect_match "$TEST_TMP/audit9" "unsupported: validated host-redteam14-tol/tol9_deg3: checked under a spec tolerance looser"
+expect_match "$TEST_TMP/audit9" "contradicted: validated host-redteam14-tol/tol9_deg3: "
 expect_match "$TEST_TMP/audit9" "supported: validated host-redteam14-tol/tol9_deg5: "
 exit 0

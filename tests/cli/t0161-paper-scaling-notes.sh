@@ -2,8 +2,9 @@
 # evident:scaling block showed a cheat's rate with none of the notes its
 # batch records.  Two shapes of softmax whose spec loosens the problem's
 # tolerance to 1 (its own: 1e-5), where const_out writes 1/C everywhere
-# and is ok by the spec: the block printed const_out's GFLOP/s as any
-# other, and `paper --check` and `audit --strict` passed it.  Now every
+# and was ok by the spec: the block printed const_out's GFLOP/s as any
+# other, and `paper --check` and `audit --strict` passed it (since red
+# team 304 softmax's focus refuses it whatever the spec).  Now every
 # batch's notes follow the block's table (as the one-batch table prints
 # them), and a row whose spec loosened the tolerance says so in its shape
 # cell; a cell whose other repeats did not end ok says how many did.
@@ -18,8 +19,9 @@ expect_contains S.md "**(the spec loosens the problem's tolerance: see the notes
 [ "$(grep -c "loosens the problem's tolerance: see the notes" S.md)" = 2 ] || fail "both rows say it"
 expect_match S.md "^- \`host-redteam32-scal-c128\`, note: the spec loosens the problem's tolerance: "
 expect_match S.md "^- \`host-redteam32-scal-c256\`, note: the spec loosens the problem's tolerance: "
-# the precision note on const_out's error against the baseline's comes with it
-expect_match S.md "^- \`host-redteam32-scal-c128\`, note: .*const_out"
+# const_out's cells: refused since softmax judges entries alone (red team
+# 304; a spec does not loosen them), so no rate is shown for it
+expect_match S.md "^\| \`host-redteam32-scal-c128\` \|.*\| \*\*wrong_output\*\* \|"
 expect_exit 0 "$EVIDENT" paper --check S.md
 # Red team 36: a column joins its cells by variant name alone; `opt` is
 # naive.c at C 256 and a kernel doing twice the work at C 512, and at C 256

@@ -1,13 +1,13 @@
 # t0363 - red team 305 (host/redteam305/README.md) row 1: a spec atol a
 # hair above the problem's (1.00001e-5) added the spec's whole atol times
-# the output's largest value to every bound softmax_focus judges, which
-# switched it off: red team 304's domtail.c was `ok` 12 of 12 and
-# `validated`.  Now a spec's atol adds only its excess over the
-# problem's (domtail refused under the hair), and where a spec does
-# loosen the rule each check records its focus's worst against the
-# problem's own bounds too (`focus.worst_own`), which the audit reads:
-# under atol 2e-5 domtail is `ok` by its spec and `validated domtail`
-# unsupported.  About 8 s.
+# the output's largest value to every bound softmax_focus judged (the
+# checker loosened the focus with the spec, for an hour on 2026-12-07),
+# which switched it off: red team 304's domtail.c was `ok` 12 of 12 and
+# `validated`.  The entries a problem judges alone are held to the
+# problem's own bounds whatever the spec asks (as rowsum's and gemm's
+# always were: red teams 19 and 20's specs loosen the rule 500x so that
+# only the focus judges), so domtail is refused under the hair and under
+# atol 2e-5 alike, `validated domtail` contradicted.  About 8 s.
 . "$REPO/tests/cli/lib.sh"
 mkrepo
 D=tests/fixtures/specs
@@ -21,10 +21,6 @@ cat haudit.out
 expect_match haudit.out "claim-atolhair.md:4: contradicted: validated host-redteam305-atolhair/domtail: "
 "$EVIDENT" run --no-progress $D/host-redteam305-atol2x.yaml --store "$TEST_TMP/x" > x.out 2>&1
 cat x.out
-expect_match x.out "^domtail +ok "
+expect_match x.out "^domtail +(wrong_output|flaky) "
 expect_match x.out "the spec loosens the problem's tolerance: atol 2e-05 against 1e-05"
-printf 'x <!-- claim: validated experiment=host-redteam305-atol2x variant=domtail -->\n' > c.md
-"$EVIDENT" audit --store "$TEST_TMP/x" c.md > xaudit.out 2>&1
-cat xaudit.out
-expect_match xaudit.out "unsupported: validated host-redteam305-atol2x/domtail: checked under a spec tolerance looser .*entries judged alone came to [0-9.e+]+ of the problem's own bounds"
 exit 0
