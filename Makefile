@@ -122,11 +122,14 @@ $(BUILD)/obj/%.o: src/%.c | deps-check
 
 # The dist's bubblewrap this runner accepts, by SHA-256, compiled in
 # (scripts/bwrap-known.sh: the Debian package's, as scripts/dist.sh patches
-# it); remade when that bubblewrap, patchelf (installed after a first build
-# left the hash empty) or the script changes.
-$(BUILD)/gen/bwrap_known.h: scripts/bwrap-known.sh $(wildcard /usr/bin/bwrap /usr/bin/patchelf /var/lib/dpkg/info/bubblewrap.md5sums)
+# it); the script runs at every make (FORCE, about 0.1 s) and the header is
+# replaced only when its text changes: a prerequisite list of /usr/bin/bwrap
+# and patchelf is read when make starts, so on a fresh machine, where
+# deps-check installs both during the same make, the header kept the empty
+# hash and `make dist` then refused the dist's bwrap (2026-12-07).
+$(BUILD)/gen/bwrap_known.h: scripts/bwrap-known.sh FORCE | deps-check
 	@mkdir -p $(dir $@)
-	@scripts/bwrap-known.sh > $@.tmp && mv $@.tmp $@
+	@scripts/bwrap-known.sh > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
 $(BUILD)/obj/base/sandbox_tool.o: $(BUILD)/gen/bwrap_known.h
 $(BUILD)/obj/base/sandbox_tool.o: ALL_CFLAGS += -I$(BUILD)/gen
 
