@@ -10,7 +10,9 @@
  *            secret rows lead with a run of 1..min(16, C / 1024) elements
  *            at (50..100) sd from the rest of their row (red team 296: a
  *            one pass shifted by x[0], or by the mean of a leading run,
- *            cancels there; ln_fill_lead)
+ *            cancels there; ln_fill_lead), and in those launches every
+ *            row holds 1..16 single outliers at secret columns (red team
+ *            298: the same shift by x[C - 1] or x[C / 2]; ln_fill_scatter)
  *   offset   X as `uniform` (the same values for the same seed) except
  *            1..8 rows at places from the seed's high bits, which the
  *            base's values do not carry (red team 21's ln_rowzero: when
@@ -117,6 +119,42 @@ static void ln_fill_spikes(const long long *s, uint64_t seed, float *X)
 }
 
 /*
+ * Scattered outliers (red team 298 row 2): in the launches that have lead
+ * rows (below), every row holds n = min(16, max(1, C / 1024)) single
+ * outliers at secret columns of its own, each (50..100) sd of U[-1, 1)
+ * from the row's mean, of either sign.  The lead runs sit at column 0
+ * only, so red team 298's lnlast.c, the same shifted one pass by x[C - 1]
+ * or x[C / 2], was ok 18 of 18 runs and `validated`; it cancels by
+ * ((E[x] - x[k]) / sd)^2 wherever x[k] is an outlier of its row, from
+ * whatever fixed column k it is taken.  A column is now an outlier in
+ * some row of a launch with chance about 1 - exp(-R n / C) (R / 1024 for
+ * C >= 1024: 22% at R 256, 98% at R 4096), whichever column a kernel
+ * shifts by, and a row so hit is refused by the element rule alone as
+ * when every row held one (shiftcheck.c: 1.2x-3.1x its bound): the rule's
+ * element bound is atol times the launch's largest output, which the
+ * outliers set (~29 sd' of a row whose sd' they raise), not diluted by
+ * the other rows as rel L2 is.  n a^2 / C stays near 5.5 sd^2 whatever C,
+ * so each outlier stays ~29 of its row's sd' (2.56 sd): more a row would
+ * pull them under the ~20 sd' where the shift still fails.  Measured
+ * (test_layernorm_scatter): the shifts by x[C - 1] and x[C / 2] refused on
+ * about a fifth of these launches at R 256 C 1024, the two-pass and a
+ * Welford kernel on none of any distribution.
+ */
+static void ln_fill_scatter(const long long *s, uint64_t seed, float *X)
+{
+	const long long R = s[KR], C = s[KC], n = C / 1024 > 16 ? 16 : C / 1024 > 1 ? C / 1024 : 1;
+	const double sd = 0.5773502691896258; /* of U[-1, 1), the rows as drawn */
+	uint64_t sx = (seed ^ 0x73636174ULL) * 0x94d049bb133111ebULL + 17; /* "scat" */
+	for (long long r = 0; r < R; r++) {
+		float *x = X + r * C;
+		for (long long k = 0; k < n; k++) {
+			double a = (75.0 + 25.0 * ev_uniform_pm1(&sx)) * sd;
+			x[ev_splitmix64(&sx) % (uint64_t)C] = (float)(ev_splitmix64(&sx) & 1 ? -a : a);
+		}
+	}
+}
+
+/*
  * Lead rows (red team 296): in half the `uniform` launches (a bit from
  * every bit of the seed), 4..16 rows at secret places begin with a run of
  * n elements at m +- a, m and sd the statistics of the rest of the row as
@@ -153,6 +191,7 @@ static void ln_fill_lead(const long long *s, uint64_t seed, float *X)
 	uint64_t sx = (seed ^ 0x6c656164ULL) * 0xbf58476d1ce4e5b9ULL + 13; /* "lead" */
 	if (C < 2 || !(ev_splitmix64(&sx) & 1))
 		return;
+	ln_fill_scatter(s, seed, X);
 	int rows = 4 + (int)(ev_splitmix64(&sx) % 13);
 	if (rows > R) /* one read of a row a draw: at R 1, C 2^26 a fill reads it once */
 		rows = (int)R;

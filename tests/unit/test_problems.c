@@ -430,7 +430,8 @@ static void softmax_kernel293(const struct inst *s, int dtype, enum sm293 kind, 
 /* LN_SHIFTED: one pass over x - x[0] (the textbook shifted-data
  * variance); LN_SNIFF: red team 13's rt13_onepass_sniff, one pass unless
  * |x[0]| > 4, then two */
-enum ln_kind { LN_TWO_PASS, LN_ONE_PASS, LN_NO_EPS, LN_SHIFTED, LN_SNIFF, LN_QUARTER };
+enum ln_kind { LN_TWO_PASS, LN_ONE_PASS, LN_NO_EPS, LN_SHIFTED, LN_SNIFF, LN_QUARTER, LN_SHIFT_LAST, LN_SHIFT_MID,
+	       LN_WELFORD };
 
 static void ln_kernel(const struct inst *s, int dtype, enum ln_kind kind, float *y)
 {
@@ -438,8 +439,24 @@ static void ln_kernel(const struct inst *s, int dtype, enum ln_kind kind, float 
 	const float eps = (float)s->scalar, *g = s->in[1], *b = s->in[2];
 	for (long long r = 0; r < R; r++) {
 		const float *x = s->in[0] + r * C;
-		float sum = 0, sq = 0, mean, var = 0, k = kind == LN_SHIFTED ? x[0] : 0;
-		int one = kind == LN_ONE_PASS || kind == LN_SHIFTED || (kind == LN_SNIFF && fabsf(x[0]) <= 4);
+		/* LN_SHIFT_LAST, LN_SHIFT_MID: red team 298's lnlast.c KIDX 1 and 2,
+		 * the shift by x[C - 1] or x[C / 2] */
+		float sum = 0, sq = 0, mean, var = 0,
+		      k = kind == LN_SHIFTED ? x[0] : kind == LN_SHIFT_LAST ? x[C - 1] : kind == LN_SHIFT_MID ? x[C / 2] : 0;
+		int one = kind == LN_ONE_PASS || kind == LN_SHIFTED || kind == LN_SHIFT_LAST || kind == LN_SHIFT_MID ||
+			  (kind == LN_SNIFF && fabsf(x[0]) <= 4);
+		if (kind == LN_WELFORD) { /* sequential fp32 Welford */
+			float m = 0, m2 = 0;
+			for (long long c = 0; c < C; c++) {
+				float d = x[c] - m;
+				m += d / (float)(c + 1);
+				m2 += d * (x[c] - m);
+			}
+			float rstd = 1.0f / sqrtf(m2 / (float)C + eps);
+			for (long long c = 0; c < C; c++)
+				y[r * C + c] = rdt((x[c] - m) * rstd * g[c] + b[c], dtype);
+			continue;
+		}
 		/* LN_QUARTER: red team 95's ln_lanes MODE 3, the two-pass
 		 * statistics of each row's first quarter */
 		const long long n = kind == LN_QUARTER ? (C + 3) / 4 : C;
@@ -1541,6 +1558,67 @@ static void test_layernorm_lead_rows(void **state)
 		assert_true(leads >= n / 4 && leads <= 3 * n / 4);
 		assert_true(shifted_refused >= leads * 3 / 4);
 		assert_true(si == 0 ? longest == 1 : longest > 1);
+	}
+}
+
+/* Red team 298 row 2: the lead runs sat at column 0 only, so the same
+ * shifted one pass by x[C - 1] or x[C / 2] (lnlast.c) read ok 18 of 18
+ * runs.  The launches with lead rows now put single outliers at secret
+ * columns of every row (problems/layernorm.c ln_fill_scatter): a fixed
+ * column is an outlier in some row of such a launch with chance about
+ * R / 1024, and such a row is refused by the element rule.  The two-pass
+ * and Welford kernels pass every distribution at these shapes. */
+static void test_layernorm_scatter(void **state)
+{
+	(void)state;
+	const long long shapes[3][2] = { { 256, 1024 }, { 1024, 1024 }, { 16, 16384 } };
+	const int n = 48;
+	struct check_result r;
+	for (int si = 0; si < 3; si++) {
+		const long long R = shapes[si][0], C = shapes[si][1];
+		int scattered = 0, last_refused = 0, mid_refused = 0, honest_refused = 0, checks = 0;
+		float *y = NULL;
+		for (int seed = 1; seed <= n; seed++) {
+			for (int dist = 0; dist < 4; dist++) {
+				struct inst s;
+				inst_make(&s, LAYERNORM, shapes[si], dist, (uint64_t)seed * 7919 + 3, EV_F32);
+				if (!y)
+					y = malloc(s.out_n * sizeof(float));
+				ln_kernel(&s, EV_F32, LN_TWO_PASS, y);
+				judge(&s, y, EV_F32, &r);
+				honest_refused += !r.pass;
+				ln_kernel(&s, EV_F32, LN_WELFORD, y);
+				judge(&s, y, EV_F32, &r);
+				honest_refused += !r.pass;
+				checks += 2;
+				/* a launch with scattered outliers: some row's
+				 * largest |x| past 20 (U[-1, 1) elsewhere) */
+				int has = 0;
+				for (long long i = 0; dist == 0 && i < R * C && !has; i++)
+					has = fabsf(s.in[0][i]) > 20;
+				if (has) {
+					scattered++;
+					ln_kernel(&s, EV_F32, LN_SHIFT_LAST, y);
+					judge(&s, y, EV_F32, &r);
+					last_refused += !r.pass;
+					ln_kernel(&s, EV_F32, LN_SHIFT_MID, y);
+					judge(&s, y, EV_F32, &r);
+					mid_refused += !r.pass;
+				}
+				inst_free(&s);
+			}
+		}
+		free(y);
+		printf("measured: layernorm R%lld C%lld: %d of %d uniform launches with scattered outliers; one pass "
+		       "shifted by x[C-1] refused on %d of them, by x[C/2] on %d; two-pass and Welford refused %d of "
+		       "%d checks over every distribution\n",
+		       R, C, scattered, n, last_refused, mid_refused, honest_refused, checks);
+		assert_int_equal(honest_refused, 0);
+		assert_true(scattered >= n / 4 && scattered <= 3 * n / 4);
+		/* about 1 - exp(-R n / C) of them: a tenth at least at R 256;
+		 * at R 16 C 16384 R n / C is 1/64, the limit README states */
+		if (R >= 256)
+			assert_true(last_refused >= scattered / 10 && mid_refused >= scattered / 10);
 	}
 }
 
@@ -2884,10 +2962,12 @@ static void test_other_distributions(void **state)
 				v += (s.in[0][r * 768 + c] - m) * (s.in[0][r * 768 + c] - m) / 768.0;
 			int is = dist == 1 ? fabs(m) / sqrt(v) > 10 : v < 1e-5 && v > 1e-8;
 			stress += is;
-			/* uniform's own but where `uniform` leads a row (red
-			 * team 296, ln_fill_lead) */
-			if (!is && !ln_lead_run(u.in[0] + r * 768, 768))
-				assert_memory_equal(s.in[0] + r * 768, u.in[0] + r * 768, 768 * sizeof(float));
+			/* uniform's own but where `uniform` has a lead run or a
+			 * scattered outlier (red teams 296 and 298, ln_fill_lead
+			 * and ln_fill_scatter: 29 and more, U[-1, 1) elsewhere) */
+			for (long long c = 0; !is && c < 768; c++)
+				if (fabsf(u.in[0][r * 768 + c]) <= 20)
+					assert_true(s.in[0][r * 768 + c] == u.in[0][r * 768 + c]);
 		}
 		assert_true(stress >= 1 && stress <= 8);
 		assert_memory_equal(s.in[1], u.in[1], 768 * sizeof(float));
@@ -3436,6 +3516,7 @@ int main(void)
 		cmocka_unit_test(test_layernorm_rule),
 		cmocka_unit_test(test_layernorm_offset_seeds),
 		cmocka_unit_test(test_layernorm_lead_rows),
+		cmocka_unit_test(test_layernorm_scatter),
 		cmocka_unit_test(test_rowsum_rule),
 		cmocka_unit_test(test_rowsum_focus),
 		cmocka_unit_test(test_rowsum_few_rows),
