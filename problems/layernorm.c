@@ -18,8 +18,13 @@
  *            base's values do not carry (red team 21's ln_rowzero: when
  *            every row was offset, row 0 named the launch, and a one-pass
  *            variance wherever row 0 looked `uniform` was ok and 1.49x
- *            "faster"); each such row has a large mean, X = m_r + U[-1, 1) with
- *            |m_r| in [8, 16): mean/stdev ~ 21, so a one-pass variance
+ *            "faster"); each such row has a large mean, X = m_r + w_r
+ *            U[-1, 1) with |m_r| / w_r in [8, 16) and w_r a secret
+ *            scale in [2^-6, 1) of the row's own (red team 308 row 2:
+ *            with w_r 1 a one-pass variance where |x[0]| < 4, lnpass.c,
+ *            was ok 6 of 6 runs and wrong on rows of mean 0.5..3; down
+ *            to 2^-6 the variance, 8e-5 and more, stays over 8 eps):
+ *            mean/stdev ~ 21, so a one-pass variance
  *            E[x^2] - E[x]^2 in fp32 cancels (rel L2 2.6e-4, 28x a
  *            two-pass kernel's 9e-6 at C = 768) and fails fp32 at C
  *            under about 8192 (above, the tolerance's growth lets a
@@ -240,7 +245,10 @@ static void ln_fill(const long long *s, int dist, uint64_t seed, float *const *i
 		float *x = X + (long long)(ev_splitmix64(&sx) % (uint64_t)R) * C;
 		double m, w = 1;
 		if (dist == 1) {
-			m = 12.0 + 4.0 * ev_uniform_pm1(&sx);
+			/* at a secret scale 2^-6..1 of its own (red team 308 row
+			 * 2): mean / stdev stays ~21 whatever the scale */
+			w = exp2(-3.0 - 3.0 * ev_uniform_pm1(&sx));
+			m = (12.0 + 4.0 * ev_uniform_pm1(&sx)) * w;
 			if (ev_splitmix64(&sx) & 1)
 				m = -m;
 		} else {
