@@ -431,7 +431,7 @@ static void softmax_kernel293(const struct inst *s, int dtype, enum sm293 kind, 
  * variance); LN_SNIFF: red team 13's rt13_onepass_sniff, one pass unless
  * |x[0]| > 4, then two */
 enum ln_kind { LN_TWO_PASS, LN_ONE_PASS, LN_NO_EPS, LN_SHIFTED, LN_SNIFF, LN_QUARTER, LN_SHIFT_LAST, LN_SHIFT_MID,
-	       LN_WELFORD };
+	       LN_WELFORD, LN_RATIO };
 
 static void ln_kernel(const struct inst *s, int dtype, enum ln_kind kind, float *y)
 {
@@ -445,6 +445,15 @@ static void ln_kernel(const struct inst *s, int dtype, enum ln_kind kind, float 
 		      k = kind == LN_SHIFTED ? x[0] : kind == LN_SHIFT_LAST ? x[C - 1] : kind == LN_SHIFT_MID ? x[C / 2] : 0;
 		int one = kind == LN_ONE_PASS || kind == LN_SHIFTED || kind == LN_SHIFT_LAST || kind == LN_SHIFT_MID ||
 			  (kind == LN_SNIFF && fabsf(x[0]) <= 4);
+		if (kind == LN_RATIO) { /* red team 310's lnratio.c: one pass, two where mean / sd > 13.5 */
+			float s1 = 0, s2 = 0;
+			for (long long c = 0; c < C; c++) {
+				s1 += x[c];
+				s2 += x[c] * x[c];
+			}
+			float mu = s1 / (float)C, v1 = fmaxf(s2 / (float)C - mu * mu, 0.0f);
+			one = mu * mu <= 13.5f * 13.5f * v1;
+		}
 		if (kind == LN_WELFORD) { /* sequential fp32 Welford */
 			float m = 0, m2 = 0;
 			for (long long c = 0; c < C; c++) {
@@ -1051,6 +1060,16 @@ static void softmax_way(const struct inst *s, int way, float *y)
 			} else if (x[c] > m2) {
 				m2 = x[c];
 			}
+		if (way == 4) { /* red team 310's smband.c: 0 where x - max lies in (-76, -25) */
+			for (long long c = 0; c < C; c++) {
+				float d = x[c] - m;
+				o[c] = d > -76.0f && d < -25.0f ? 0.0f : expf(d);
+				sum += o[c];
+			}
+			for (long long c = 0; c < C; c++)
+				o[c] /= sum;
+			continue;
+		}
 		if (way == 3 && C >= 128 && (double)m - (double)m2 > log((double)C) + 1.5) {
 			for (long long c = 0; c < C; c++) {
 				o[c] = c == top ? 1.0f : sm_quad_exp(x[c] - m);
@@ -1141,6 +1160,47 @@ static void test_softmax_focus_kinds(void **state)
 	       "of them\n", with, judged);
 	assert_true(with >= 4);
 	assert_int_equal(judged, with);
+}
+
+/* Red team 310 row 2: no row of the fill had an entry with x - max in
+ * (-76, -25), and smband.c, writing 0 there, was ok 21 of 21 runs.  `large`
+ * now has 1..8 rows at temperature 10..40, whose small entries the focus
+ * judges at their own magnitude: the band is refused on every launch, the
+ * honest ways on none. */
+static void test_softmax_band(void **state)
+{
+	(void)state;
+	const long long sh[2] = { 256, 1024 };
+	int refused = 0, honest_refused = 0;
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		struct inst s;
+		inst_make(&s, SOFTMAX, sh, 1, seed * 977 + 1, EV_F32);
+		float *y = malloc(s.out_n * sizeof(float));
+		void *raw = malloc(s.out_n * 8);
+		for (int w = 0; w < 5; w++) {
+			if (w == 3)
+				continue;
+			softmax_way(&s, w, y);
+			struct check_result r, f = { .first_mismatch = -1, .pass = 1 };
+			judge(&s, y, EV_F32, &r);
+			problem_pack(y, raw, s.out_n, EV_F32);
+			double fw;
+			long long n;
+			long long out = judge_focus(&s, raw, EV_F32, seed, &f, &fw, &n);
+			int bad = !r.pass || out > 0;
+			if (w == 4)
+				refused += bad;
+			else
+				honest_refused += bad;
+		}
+		free(raw);
+		free(y);
+		inst_free(&s);
+	}
+	printf("measured: softmax large R256 C1024: zero where x - max in (-76, -25) refused on %d of 12 launches, "
+	       "the honest ways on %d\n", refused, honest_refused);
+	assert_int_equal(honest_refused, 0);
+	assert_int_equal(refused, 12);
 }
 
 static void test_softmax_focus(void **state)
@@ -1683,7 +1743,7 @@ static void test_layernorm_offset_seeds(void **state)
 	long long shapes[2][2] = { { 256, 768 }, { 256, 256 } };
 	struct check_result r;
 	for (int si = 0; si < 2; si++) {
-		int onepass_refused = 0, sniff_refused = 0, n = 120;
+		int onepass_refused = 0, sniff_refused = 0, ratio_refused = 0, n = 120;
 		double worst = 0;
 		float *y = NULL;
 		for (int seed = 1; seed <= n; seed++) {
@@ -1705,16 +1765,23 @@ static void test_layernorm_offset_seeds(void **state)
 			ln_kernel(&s, EV_F32, LN_SNIFF, y);
 			judge(&s, y, EV_F32, &r);
 			sniff_refused += !r.pass;
+			ln_kernel(&s, EV_F32, LN_RATIO, y);
+			judge(&s, y, EV_F32, &r);
+			ratio_refused += !r.pass;
 			inst_free(&s);
 		}
 		free(y);
 		printf("measured: layernorm C%lld offset fp32 over %d seeds: honest worst max_err/ref_scale %.2e; "
-		       "one-pass refused %d of %d, one pass unless |x[0]| > 4 (red team 308 row 2) %d\n", shapes[si][1],
-		       n, worst, onepass_refused, n, sniff_refused);
+		       "one-pass refused %d of %d, one pass unless |x[0]| > 4 (red team 308 row 2) %d, unless mean / sd "
+		       "> 13.5 (red team 310 row 1) %d\n",
+		       shapes[si][1], n, worst, onepass_refused, n, sniff_refused, ratio_refused);
 		assert_true(onepass_refused >= n * 3 / 4);
 		/* offset rows at a scale of their own: most launches have one
 		 * whose |x[0]| is under 4 (with w 1 the sniff passed them all) */
 		assert_true(sniff_refused >= n / 2);
+		/* mean / stdev 7..28: rows under 13.5 in about half the launches
+		 * (at 14..28 alone the ratio gate passed them all) */
+		assert_true(ratio_refused >= n / 5);
 	}
 }
 
@@ -2963,7 +3030,7 @@ static void test_other_distributions(void **state)
 		inst_make(&s, SOFTMAX, sm, 1, seed, EV_F16);
 		struct inst u;
 		inst_make(&u, SOFTMAX, sm, 2, seed, EV_F16);
-		int offset_rows = 0, lone = 0;
+		int offset_rows = 0, lone = 0, hot_rows = 0;
 		for (long long r = 0; r < 64; r++) {
 			const float *x = s.in[0] + r * 1000, *y = u.in[0] + r * 1000;
 			int far = 0, odd = 0;
@@ -2980,6 +3047,12 @@ static void test_other_distributions(void **state)
 				offset_rows++;
 				continue;
 			}
+			/* a row at temperature 10..40 (red team 310 row 2): most of
+			 * its elements differ from `peaked`'s */
+			if (odd > 500) {
+				hot_rows++;
+				continue;
+			}
 			for (long long c = 0; c < 1000; c++)
 				if (x[c] != y[c] && y[c] <= 10.5)
 					assert_true((fabs(x[c]) >= 3.99 && fabs(x[c]) <= 12.01) ||
@@ -2987,6 +3060,7 @@ static void test_other_distributions(void **state)
 			lone += odd;
 		}
 		assert_true(offset_rows <= 4 && lone <= 16 && lone + 4 * offset_rows >= 1);
+		assert_true(hot_rows >= 1 && hot_rows <= 8);
 		with_rows += offset_rows > 0;
 		without_rows += offset_rows == 0;
 		inst_free(&u);
@@ -3017,7 +3091,7 @@ static void test_other_distributions(void **state)
 				m += s.in[0][r * 768 + c] / 768.0;
 			for (long long c = 0; c < 768; c++)
 				v += (s.in[0][r * 768 + c] - m) * (s.in[0][r * 768 + c] - m) / 768.0;
-			int is = dist == 1 ? fabs(m) / sqrt(v) > 10 : v < 1e-5 && v > 1e-8;
+			int is = dist == 1 ? fabs(m) / sqrt(v) > 5 : v < 1e-5 && v > 1e-8;
 			stress += is;
 			/* uniform's own but where `uniform` has a lead run or a
 			 * scattered outlier (red teams 296 and 298, ln_fill_lead
@@ -3571,6 +3645,7 @@ int main(void)
 		cmocka_unit_test(test_softmax_offset),
 		cmocka_unit_test(test_softmax_focus),
 		cmocka_unit_test(test_softmax_focus_kinds),
+		cmocka_unit_test(test_softmax_band),
 		cmocka_unit_test(test_layernorm_rule),
 		cmocka_unit_test(test_layernorm_offset_seeds),
 		cmocka_unit_test(test_layernorm_lead_rows),
