@@ -20,10 +20,11 @@
 # problems/layernorm.c: they are stale now, as they should be.)  The
 # softmax claim is pinned to the batch of 2026-11-23: softmax-cuda ran
 # again on the H100 on 2026-12-07 with its problem code recorded, and its
-# latest batch is current.  About 3 s.
+# latest batch is current; so is gemm's claim, since gemm-cuda ran again
+# on 2026-12-07 (23:43).  About 3 s.
 . "$REPO/tests/cli/lib.sh"
 cat >"$TEST_TMP/c.md" <<'M'
-gemm tile16 is validated. <!-- claim: validated experiment=gemm-cuda variant=tile16 -->
+gemm tile16 is validated. <!-- claim: validated experiment=gemm-cuda variant=tile16 run=20261123T205902.895Z-gemm-cuda-2958e69c-batch -->
 
 softmax bt256 is slower. <!-- claim: slower experiment=softmax-cuda a=bt256 b=bt128 run=20261123T210224.753Z-softmax-cuda-1bc1987c-batch -->
 
