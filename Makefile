@@ -126,10 +126,12 @@ $(BUILD)/obj/%.o: src/%.c | deps-check
 # replaced only when its text changes: a prerequisite list of /usr/bin/bwrap
 # and patchelf is read when make starts, so on a fresh machine, where
 # deps-check installs both during the same make, the header kept the empty
-# hash and `make dist` then refused the dist's bwrap (2026-12-07).
+# hash and `make dist` then refused the dist's bwrap (2026-12-07).  The
+# temporary file is named by the shell's pid: make test runs makes side
+# by side in one tree, and each remakes it.
 $(BUILD)/gen/bwrap_known.h: scripts/bwrap-known.sh FORCE | deps-check
 	@mkdir -p $(dir $@)
-	@scripts/bwrap-known.sh > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+	@t=$@.$$$$.tmp; scripts/bwrap-known.sh > $$t && { cmp -s $$t $@ && rm -f $$t || mv -f $$t $@; }
 $(BUILD)/obj/base/sandbox_tool.o: $(BUILD)/gen/bwrap_known.h
 $(BUILD)/obj/base/sandbox_tool.o: ALL_CFLAGS += -I$(BUILD)/gen
 
