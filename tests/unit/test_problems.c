@@ -1128,7 +1128,7 @@ static void test_softmax_focus_kinds(void **state)
 	int with = 0, judged = 0;
 	long long *idx = malloc(EV_FOCUS_MAX * sizeof(long long));
 	double *val = malloc(EV_FOCUS_MAX * sizeof(double)), *bd = malloc(EV_FOCUS_MAX * sizeof(double));
-	for (uint64_t seed = 1; seed <= 16; seed++) {
+	for (uint64_t seed = 1; seed <= 8; seed++) {
 		struct inst s;
 		inst_make(&s, SOFTMAX, sh, 1, seed * 131 + 7, EV_F32);
 		unsigned char *off = calloc((size_t)sh[0], 1);
@@ -1156,9 +1156,9 @@ static void test_softmax_focus_kinds(void **state)
 	free(idx);
 	free(val);
 	free(bd);
-	printf("measured: softmax large R16384 C256: %d of 16 launches with offset rows, the focus judged one in %d "
+	printf("measured: softmax large R16384 C256: %d of 8 launches with offset rows, the focus judged one in %d "
 	       "of them\n", with, judged);
-	assert_true(with >= 4);
+	assert_true(with >= 2);
 	assert_int_equal(judged, with);
 }
 
@@ -1682,7 +1682,7 @@ static void test_layernorm_scatter(void **state)
 {
 	(void)state;
 	const long long shapes[3][2] = { { 256, 1024 }, { 1024, 1024 }, { 16, 16384 } };
-	const int n = 48;
+	const int n = 24;
 	struct check_result r;
 	for (int si = 0; si < 3; si++) {
 		const long long R = shapes[si][0], C = shapes[si][1];
